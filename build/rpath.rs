@@ -1,0 +1,17 @@
+// Shared by the build scripts of every package that links libtorch (included with `include!`).
+//
+// torch-sys exports the directory of the libtorch it built against as DEP_TCH_LIBTORCH_LIB, but only to
+// packages that depend on it directly. Baking that directory into the binaries as an rpath lets them run
+// without LD_LIBRARY_PATH; `--no-as-needed -ltorch` keeps libtorch (and through it libtorch_cuda, when the
+// wheel has it) linked even though Rust code calls no symbol of it directly: that is what makes CUDA visible.
+fn link_libtorch_with_rpath() {
+    println!("cargo:rerun-if-env-changed=DEP_TCH_LIBTORCH_LIB");
+    match std::env::var("DEP_TCH_LIBTORCH_LIB") {
+        Ok(dir) => {
+            println!("cargo:rustc-link-arg=-Wl,-rpath,{dir}");
+            println!("cargo:rustc-link-arg=-Wl,--no-as-needed");
+            println!("cargo:rustc-link-arg=-ltorch");
+        }
+        Err(_) => println!("cargo:warning=DEP_TCH_LIBTORCH_LIB is not set: binaries will need LD_LIBRARY_PATH"),
+    }
+}

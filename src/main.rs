@@ -1,0 +1,3 @@
+fn main() {
+    println!("{}", tch::Cuda::is_available());
+}
