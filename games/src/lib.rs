@@ -16,6 +16,7 @@
 //! `docs/adding-a-game.md`.
 
 mod action_list;
+pub mod checks;
 mod common;
 pub mod registry;
 pub mod zobrist;
@@ -67,6 +68,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     const ACTION_SPACE: usize;
     /// Number of board symmetries that preserve the rules, identity (index 0) included.
     const SYMMETRIES: usize;
+    /// Positions (in notation, `start` allowed) and perft depths that `zero bench perft` measures: the start
+    /// position and at least one mid-game position.
+    const BENCH_POSITIONS: &'static [(&'static str, u32)];
 
     /// Parses a rule set: `variant` names the default (`None`), a variant or a preset; each option is
     /// `key=value` and is applied after the variant.
