@@ -99,11 +99,13 @@ if [[ ! -x "$venv/bin/python" ]]; then
 fi
 
 # Step 4: the packages. pip resumes cleanly over a partial earlier install.
-if ! "$venv/bin/python" -m pip install --disable-pip-version-check --no-input -q $REQUIREMENTS 2>"$home/pip.log"; then
+if ! "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off $REQUIREMENTS \
+    >"$home/pip.log" 2>&1; then
     if grep -qiE 'No space left' "$home/pip.log"; then
         fail "pip install" "the disk filled up while installing; free space under $cache and run again."
-    elif grep -qiE 'connection|resolve|timed out|network|proxy|SSL' "$home/pip.log"; then
-        fail "pip install" "could not reach the Python package registry (PyPI):" "$(tail -n 3 "$home/pip.log")" \
+    elif grep -qiE 'NewConnectionError|Connection refused|Failed to establish|Name or service|Temporary failure in name resolution|timed out|ProxyError|SSLError|from versions: none' "$home/pip.log"; then
+        fail "pip install" "could not reach the Python package registry (PyPI), or it offers no torch $TORCH_VERSION wheel for this platform:" \
+            "$(grep -iE 'error|warning' "$home/pip.log" | tail -n 3)" \
             "Check network access (or PIP_INDEX_URL for a mirror) and run again."
     else
         fail "pip install" "pip failed; last lines of $home/pip.log:" "$(tail -n 5 "$home/pip.log")"

@@ -14,7 +14,10 @@ pub struct ActionList {
 
 impl ActionList {
     pub const fn new() -> Self {
-        ActionList { len: 0, items: [0; MAX_ACTIONS] }
+        ActionList {
+            len: 0,
+            items: [0; MAX_ACTIONS],
+        }
     }
 
     /// Appends an action. Panics past [`MAX_ACTIONS`], which no legal position reaches.

@@ -31,7 +31,11 @@ impl CheckRng {
 pub fn check_position<G: Game>(game: &G) -> Result<(), String> {
     let here = game.position();
     if game.hash() != game.recompute_hash() {
-        return Err(format!("{here}: incremental hash {:x} != recomputed {:x}", game.hash(), game.recompute_hash()));
+        return Err(format!(
+            "{here}: incremental hash {:x} != recomputed {:x}",
+            game.hash(),
+            game.recompute_hash()
+        ));
     }
     let reparsed = G::from_position(game.rules(), &here).map_err(|e| format!("{here}: does not re-parse: {e}"))?;
     if reparsed.position() != here {
@@ -44,7 +48,11 @@ pub fn check_position<G: Game>(game: &G) -> Result<(), String> {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     if game.count_moves() != moves.len() as u64 {
-        return Err(format!("{here}: count_moves {} != {} legal moves", game.count_moves(), moves.len()));
+        return Err(format!(
+            "{here}: count_moves {} != {} legal moves",
+            game.count_moves(),
+            moves.len()
+        ));
     }
     let mut actions = ActionList::new();
     game.legal_actions(&mut actions);
@@ -52,11 +60,18 @@ pub fn check_position<G: Game>(game: &G) -> Result<(), String> {
         return Err(format!("{here}: {} moves but {} actions", moves.len(), actions.len()));
     }
     if game.outcome().is_some() != moves.is_empty() {
-        return Err(format!("{here}: outcome {:?} with {} legal moves", game.outcome(), moves.len()));
+        return Err(format!(
+            "{here}: outcome {:?} with {} legal moves",
+            game.outcome(),
+            moves.len()
+        ));
     }
     for &a in actions.iter() {
         if a as usize >= G::ACTION_SPACE {
-            return Err(format!("{here}: action {a} outside the action space {}", G::ACTION_SPACE));
+            return Err(format!(
+                "{here}: action {a} outside the action space {}",
+                G::ACTION_SPACE
+            ));
         }
     }
     let mut steps = ActionList::new();
@@ -78,7 +93,11 @@ pub fn check_position<G: Game>(game: &G) -> Result<(), String> {
             let mut legal = ActionList::new();
             by_actions.legal_actions(&mut legal);
             if !legal.contains(a) {
-                return Err(format!("{here}: action {} of {text} ({}) is not legal", i, G::describe_action(a)));
+                return Err(format!(
+                    "{here}: action {} of {text} ({}) is not legal",
+                    i,
+                    G::describe_action(a)
+                ));
             }
             by_actions.apply_action(a);
             if i + 1 < steps.len() && by_actions.to_move() != game.to_move() {
@@ -93,7 +112,11 @@ pub fn check_position<G: Game>(game: &G) -> Result<(), String> {
             ));
         }
         if by_move.ply() != game.ply() + 1 {
-            return Err(format!("{here}: ply {} after {text} from ply {}", by_move.ply(), game.ply()));
+            return Err(format!(
+                "{here}: ply {} after {text} from ply {}",
+                by_move.ply(),
+                game.ply()
+            ));
         }
     }
     check_symmetries(game, &actions)
@@ -169,5 +192,8 @@ pub fn random_playout<G: Game>(
         }
         at_move_boundary = game.ply() != ply;
     }
-    Err(format!("game not over after {max_actions} actions: {}", game.position()))
+    Err(format!(
+        "game not over after {max_actions} actions: {}",
+        game.position()
+    ))
 }

@@ -93,7 +93,10 @@ pub struct Outcome {
 
 impl Outcome {
     pub fn win(winner: Player, reason: EndReason) -> Outcome {
-        Outcome { winner: Some(winner), reason }
+        Outcome {
+            winner: Some(winner),
+            reason,
+        }
     }
 
     pub fn draw(reason: EndReason) -> Outcome {
@@ -114,9 +117,17 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     #[error("unknown variant {name:?} for {game}; known: {known}")]
-    UnknownVariant { game: &'static str, name: String, known: String },
+    UnknownVariant {
+        game: &'static str,
+        name: String,
+        known: String,
+    },
     #[error("unknown option {key:?} for {game}; known: {known}")]
-    UnknownOption { game: &'static str, key: String, known: String },
+    UnknownOption {
+        game: &'static str,
+        key: String,
+        known: String,
+    },
     #[error("bad value {value:?} for option {key:?}: {reason}")]
     BadValue { key: String, value: String, reason: String },
     #[error("malformed option {text:?}: expected key=value")]

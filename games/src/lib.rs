@@ -43,10 +43,16 @@ pub enum NotationError {
 
 impl NotationError {
     pub fn position(token: impl Into<String>, reason: impl Into<String>) -> Self {
-        NotationError::Position { token: token.into(), reason: reason.into() }
+        NotationError::Position {
+            token: token.into(),
+            reason: reason.into(),
+        }
     }
     pub fn bad_move(token: impl Into<String>, reason: impl Into<String>) -> Self {
-        NotationError::Move { token: token.into(), reason: reason.into() }
+        NotationError::Move {
+            token: token.into(),
+            reason: reason.into(),
+        }
     }
 }
 

@@ -1,0 +1,29 @@
+//! `zero bench ...`: speed measurements. Speed is measured here and in `cargo bench`, never in timed tests; each
+//! command reports ratios measured within one run, because the machine is shared and noisy.
+
+mod perft;
+mod threads;
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    pub what: BenchCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Perft nodes per second for each game's benchmark positions, and instructions per leaf under callgrind.
+    Perft(perft::PerftBenchArgs),
+    /// libtorch thread counts and OpenMP wait policies, with and without a busy core beside the network.
+    Threads(threads::ThreadsBenchArgs),
+}
+
+pub fn run(args: BenchArgs) -> Result<()> {
+    match args.what {
+        BenchCommand::Perft(a) => perft::run(a),
+        BenchCommand::Threads(a) => threads::run(a),
+    }
+}

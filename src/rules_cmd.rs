@@ -1,0 +1,117 @@
+//! `zero perft`, `zero moves`, `zero show`: the rules cores on the command line, for every registered game.
+
+use anyhow::{Context, Result};
+use clap::Args;
+use zero_games::registry::{GameVisitor, dispatch};
+use zero_games::{Game, perft_divide};
+
+/// A game, its rules and a position.
+#[derive(Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// The game: bashni, baghchal or tours.
+    pub game: String,
+    /// A named variant or preset of the rules.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// A rule option as key=value (repeatable), applied after the variant.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// The position in the game's notation; `start` is the initial position.
+    #[arg(long, default_value = "start")]
+    pub position: String,
+}
+
+impl PositionArgs {
+    /// The game in the named position, under the named rules.
+    pub fn load<G: Game>(&self) -> Result<G> {
+        let rules =
+            G::parse_rules(self.variant.as_deref(), &self.set).with_context(|| format!("rules of {}", G::NAME))?;
+        G::from_position(&rules, &self.position).with_context(|| format!("--position for {}", G::NAME))
+    }
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Depth in whole moves.
+    #[arg(long)]
+    pub depth: u32,
+    /// First print each root move with its count.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+fn run<V: GameVisitor<Output = Result<()>>>(name: &str, visitor: V) -> Result<()> {
+    dispatch(name, visitor)?
+}
+
+pub fn perft(args: PerftArgs) -> Result<()> {
+    struct Perft(PerftArgs);
+    impl GameVisitor for Perft {
+        type Output = Result<()>;
+        fn visit<G: Game>(self) -> Result<()> {
+            let args = self.0;
+            // Perft counts the bare move tree: the draw rules never cut it short.
+            let mut game: G = args.position.load()?;
+            let rules = G::without_draw_rules(game.rules());
+            game = G::from_position(&rules, &args.position.position)?;
+            if args.divide {
+                let mut split = perft_divide(&game, args.depth);
+                split.sort();
+                let total: u64 = split.iter().map(|(_, n)| n).sum();
+                for (mv, n) in &split {
+                    println!("{mv} {n}");
+                }
+                println!("{total}");
+            } else {
+                println!("{}", zero_games::perft(&game, args.depth));
+            }
+            Ok(())
+        }
+    }
+    let name = args.position.game.clone();
+    run(&name, Perft(args))
+}
+
+pub fn moves(args: PositionArgs) -> Result<()> {
+    struct Moves(PositionArgs);
+    impl GameVisitor for Moves {
+        type Output = Result<()>;
+        fn visit<G: Game>(self) -> Result<()> {
+            let game: G = self.0.load()?;
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            let mut lines: Vec<String> = moves.iter().map(|m| game.format_move(m)).collect();
+            lines.sort();
+            for line in lines {
+                println!("{line}");
+            }
+            Ok(())
+        }
+    }
+    let name = args.game.clone();
+    run(&name, Moves(args))
+}
+
+pub fn show(args: PositionArgs) -> Result<()> {
+    struct Show(PositionArgs);
+    impl GameVisitor for Show {
+        type Output = Result<()>;
+        fn visit<G: Game>(self) -> Result<()> {
+            let game: G = self.0.load()?;
+            print!("{}", game.render());
+            println!("position: {}", game.position());
+            match game.outcome() {
+                Some(outcome) => match outcome.winner {
+                    Some(w) => println!("game over: {} wins ({})", G::player_name(w), outcome.reason),
+                    None => println!("game over: draw ({})", outcome.reason),
+                },
+                None => println!("to move: {}", G::player_name(game.to_move())),
+            }
+            Ok(())
+        }
+    }
+    let name = args.game.clone();
+    run(&name, Show(args))
+}

@@ -1,0 +1,43 @@
+//! The `zero` binary as a user runs it: no LD_LIBRARY_PATH, exit codes, errors on bad input.
+
+use std::process::{Command, Output};
+
+fn zero(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zero"))
+        .args(args)
+        .env_remove("LD_LIBRARY_PATH")
+        .env_remove("OMP_WAIT_POLICY")
+        .output()
+        .expect("zero runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn version_names_zero_libtorch_and_the_device_without_ld_library_path() {
+    let out = zero(&["--version"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with(&format!("zero {}", env!("CARGO_PKG_VERSION"))),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("libtorch 2.13.0"), "{text}");
+    let device = lines[2].strip_prefix("device ").expect("device line");
+    assert!(device == "cpu" || device.starts_with("cuda:"), "{text}");
+}
+
+#[test]
+fn unknown_game_is_an_error_naming_it() {
+    let out = zero(&["perft", "chess", "--depth", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("unknown game \"chess\""), "{err}");
+}

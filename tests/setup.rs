@@ -1,0 +1,84 @@
+//! `scripts/setup.sh` on bad ground: a missing or too old Python, an unreachable package registry, and a
+//! half-installed venv left by an interrupted run. Each is reported with the step that failed, and nothing is
+//! ever left looking complete. (The good path runs before every README command, so CI exercises it.)
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zero-setup-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn setup(cache: &Path, envs: &[(&str, &str)]) -> Output {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/setup.sh");
+    let mut cmd = Command::new("bash");
+    cmd.arg(script).env("ZERO_CACHE", cache).env_remove("ZERO_PYTHON");
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("bash runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn missing_python_is_reported_with_its_step() {
+    let cache = scratch("nopython");
+    let out = setup(&cache, &[("ZERO_PYTHON", "python-that-does-not-exist")]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("FAILED at step: find python3"), "{err}");
+    assert!(!cache.join("torch-2.13.0/complete").exists());
+    std::fs::remove_dir_all(cache).unwrap();
+}
+
+#[test]
+fn too_old_python_is_reported_with_its_step() {
+    let cache = scratch("oldpython");
+    let fake = cache.join("python-old");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\n[ \"$1\" = --version ] && echo 'Python 3.8.0' && exit 0\nexit 1\n",
+    )
+    .unwrap();
+    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    let out = setup(&cache, &[("ZERO_PYTHON", fake.to_str().unwrap())]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("FAILED at step: check python version"), "{err}");
+    assert!(err.contains("3.8.0"), "{err}");
+    std::fs::remove_dir_all(cache).unwrap();
+}
+
+#[test]
+fn half_installed_venv_is_replaced_and_an_unreachable_registry_reported() {
+    let cache = scratch("offline");
+    // What an interrupted earlier run leaves: a venv directory with no marker.
+    let venv = cache.join("torch-2.13.0/venv");
+    std::fs::create_dir_all(venv.join("bin")).unwrap();
+    std::fs::write(venv.join("leftover"), "half").unwrap();
+    let out = setup(
+        &cache,
+        &[
+            ("PIP_INDEX_URL", "http://127.0.0.1:9/simple"),
+            ("PIP_RETRIES", "0"),
+            ("PIP_TIMEOUT", "2"),
+            ("PIP_NO_CACHE_DIR", "1"),
+        ],
+    );
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("FAILED at step: pip install"), "{err}");
+    assert!(err.contains("could not reach"), "{err}");
+    assert!(!venv.join("leftover").exists(), "the unmarked venv was trusted");
+    assert!(
+        !cache.join("torch-2.13.0/complete").exists(),
+        "a failed install left a marker"
+    );
+    std::fs::remove_dir_all(cache).unwrap();
+}
