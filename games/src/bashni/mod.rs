@@ -84,8 +84,8 @@ impl Game for Bashni {
     const BENCH_POSITIONS: &'static [(&'static str, u32)] = &[
         ("start", 9),
         (
-            "b a1:w e1:w g1:w b2:w f2:w h2:w a3:w e3:w d4:wb f4:w c5:bw h6:b a7:b c7:b e7:b g7:b d8:b f8:b h8:b",
-            9,
+            "w a1:w c1:w e1:w g1:Bww b2:w h2:w g3:w b4:w e5:bw d6:b h6:wbbb a7:wbb c7:b b8:b f8:b h8:b",
+            10,
         ),
     ];
 
