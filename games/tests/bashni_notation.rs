@@ -139,11 +139,11 @@ fn rules_describe_themselves_completely() {
         );
     }
     let ludii = Rules::parse(Some("ludii"), &[]).unwrap();
-    assert_eq!(
-        Rules::parse(Some("ludii"), &["men_capture_backward=true".into()])
-            .unwrap()
-            .men_capture_backward,
-        true
+    let ludii_backward =
+        Rules::parse(Some("ludii"), &["men_capture_backward=true".into()]).unwrap();
+    assert!(
+        ludii_backward.men_capture_backward,
+        "options apply after the variant"
     );
     assert!(!ludii.men_capture_backward);
 }

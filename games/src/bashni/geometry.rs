@@ -22,7 +22,7 @@ impl Square {
 
     /// The dark square on `file` and `rank` (both `0..8`), if it is one.
     pub fn from_file_rank(file: usize, rank: usize) -> Option<Square> {
-        (file < 8 && rank < 8 && (file + rank) % 2 == 0)
+        (file < 8 && rank < 8 && (file + rank).is_multiple_of(2))
             .then_some(Square((rank * 4 + file / 2) as u8))
     }
 

@@ -4,6 +4,9 @@
 //! each jump on a scratch copy of the board and takes it back, so that later jumps see the towers as the
 //! earlier jumps left them (stacking capture). Nothing here allocates.
 
+// A direction indexes the neighbour table at every step of a ray, not one array: plain index loops read best.
+#![allow(clippy::needless_range_loop)]
+
 use super::board::{Board, Tower};
 use super::geometry::{CROWN_RANK, NEIGHBOUR, NONE, step};
 use super::rules::{CaptureTransfer, KingLanding, PromotionMidCapture, Rejump, Rules};
