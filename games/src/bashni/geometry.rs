@@ -160,9 +160,9 @@ mod tests {
 
     #[test]
     fn step_agrees_with_the_neighbour_table() {
-        for s in 0..32 {
-            for d in 0..4 {
-                let expected = match NEIGHBOUR[s][d] {
+        for (s, row) in NEIGHBOUR.iter().enumerate() {
+            for (d, &neighbour) in row.iter().enumerate() {
+                let expected = match neighbour {
                     NONE => 0,
                     n => 1u32 << n,
                 };
