@@ -278,18 +278,23 @@ impl<'r> CaptureSearch<'r> {
     }
 }
 
-/// Whether `mover` has any capture at the start of a move (no jumps made yet): men by bitboard shifts, kings by
-/// walking their diagonals.
+/// The towers of `mover` that can capture at the start of a move (no jumps made yet): men by bitboard shifts,
+/// kings by walking their diagonals.
 #[inline]
-pub(crate) fn has_capture(board: &Board, rules: &Rules, mover: usize) -> bool {
+pub(crate) fn capturers(board: &Board, rules: &Rules, mover: usize) -> u32 {
     let own = board.by_colour[mover];
     let enemy = board.by_colour[mover ^ 1];
     let empty = !(own | enemy);
     let men = own & !board.kings;
     let directions = man_capture_directions(rules, mover);
+    let mut found = 0;
     for d in 0..4 {
-        if directions & (1 << d) != 0 && step(step(men, d) & enemy, d) & empty != 0 {
-            return true;
+        if directions & (1 << d) != 0 {
+            let landings = step(step(men, d) & enemy, d) & empty;
+            // Most positions have no capture: step back to the capturing men only when there is one.
+            if landings != 0 {
+                found |= step(step(landings, 3 - d), 3 - d);
+            }
         }
     }
     let mut kings = own & board.kings;
@@ -304,12 +309,13 @@ pub(crate) fn has_capture(board: &Board, rules: &Rules, mover: usize) -> bool {
             if s != NONE && enemy & (1 << s) != 0 {
                 let land = NEIGHBOUR[s as usize][d];
                 if land != NONE && empty & (1 << land) != 0 {
-                    return true;
+                    found |= 1 << sq;
+                    break;
                 }
             }
         }
     }
-    false
+    found
 }
 
 /// Forward directions of men: White north (0, 1), Black south (2, 3).

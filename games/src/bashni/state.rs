@@ -2,7 +2,7 @@
 
 use super::board::{Board, Tower, square_hash};
 use super::geometry::{CROWN_RANK, NEIGHBOUR, NONE, Square, direction_between, walk};
-use super::movegen::{CaptureSearch, JumpLog, MAX_JUMPS, count_quiet, has_capture, quiet_moves};
+use super::movegen::{CaptureSearch, JumpLog, MAX_JUMPS, capturers, count_quiet, quiet_moves};
 use super::rules::{CaptureTransfer, PromotionMidCapture, Rules};
 use crate::{Action, ActionList, EndReason, Outcome, Player, zobrist};
 
@@ -220,9 +220,9 @@ impl Bashni {
             });
             return;
         }
-        let captures = has_capture(&self.board, &self.rules, self.side);
+        let mut towers = capturers(&self.board, &self.rules, self.side);
+        let captures = towers != 0;
         if captures {
-            let mut towers = self.board.by_colour[self.side];
             while towers != 0 {
                 let from = towers.trailing_zeros() as usize;
                 towers &= towers - 1;
@@ -242,8 +242,12 @@ impl Bashni {
         if self.draw.is_some() {
             return 0;
         }
-        let captures = self.capturing != NONE || has_capture(&self.board, &self.rules, self.side);
-        if !captures {
+        let mut towers = if self.capturing != NONE {
+            0
+        } else {
+            capturers(&self.board, &self.rules, self.side)
+        };
+        if self.capturing == NONE && towers == 0 {
             return count_quiet(&self.board, self.side);
         }
         let mut count = 0u64;
@@ -254,7 +258,6 @@ impl Bashni {
             });
             return count;
         }
-        let mut towers = self.board.by_colour[self.side];
         while towers != 0 {
             let from = towers.trailing_zeros() as usize;
             towers &= towers - 1;
@@ -279,9 +282,9 @@ impl Bashni {
             });
             return;
         }
-        let captures = has_capture(&self.board, &self.rules, self.side);
+        let mut towers = capturers(&self.board, &self.rules, self.side);
+        let captures = towers != 0;
         if captures {
-            let mut towers = self.board.by_colour[self.side];
             while towers != 0 {
                 let from = towers.trailing_zeros() as usize;
                 towers &= towers - 1;
@@ -300,7 +303,7 @@ impl Bashni {
     /// Whether the side to move has a move, whatever the draw rules say.
     fn has_move(&self) -> bool {
         self.capturing != NONE
-            || has_capture(&self.board, &self.rules, self.side)
+            || capturers(&self.board, &self.rules, self.side) != 0
             || count_quiet(&self.board, self.side) > 0
     }
 
