@@ -61,19 +61,6 @@ fn man_capture_directions(rules: &Rules, mover: usize) -> u8 {
     }
 }
 
-/// Whether the tower on `mid` may be jumped now: it is commanded by the enemy and the rejump rule allows it.
-#[inline]
-fn jumpable(board: &Board, rules: &Rules, enemy: usize, log: &JumpLog, mid: usize) -> bool {
-    if board.by_colour[enemy] & (1 << mid) == 0 {
-        return false;
-    }
-    match rules.rejump {
-        Rejump::NotConsecutive => log.last() != Some(mid),
-        Rejump::Once => log.mask & (1 << mid) == 0,
-        Rejump::Free => true,
-    }
-}
-
 /// The scratch state of the capture search for one side: the board with the capturing tower lifted off it.
 pub(crate) struct CaptureSearch<'r> {
     board: Board,
@@ -114,25 +101,30 @@ impl<'r> CaptureSearch<'r> {
         self.board.place(from, self.capturer);
     }
 
-    /// The enemy tower the capturer would jump from `sq` in direction `d`, and the first landing square.
+    /// The squares the capturer may jump now: commanded by the enemy and allowed by the rejump rule.
     #[inline]
-    fn jump_in(&self, sq: usize, d: usize) -> Option<(usize, usize)> {
-        let occupied = self.board.occupied();
+    fn targets(&self) -> u32 {
+        let enemy = self.board.by_colour[self.mover ^ 1];
+        match self.rules.rejump {
+            Rejump::NotConsecutive => match self.log.last() {
+                Some(last) => enemy & !(1 << last),
+                None => enemy,
+            },
+            Rejump::Once => enemy & !self.log.mask,
+            Rejump::Free => enemy,
+        }
+    }
+
+    /// The tower the capturer would jump from `sq` in direction `d`, and the first landing square.
+    #[inline]
+    fn jump_in(&self, sq: usize, d: usize, targets: u32, occupied: u32) -> Option<(usize, usize)> {
         let mut s = NEIGHBOUR[sq][d];
         if self.king {
             while s != NONE && occupied & (1 << s) == 0 {
                 s = NEIGHBOUR[s as usize][d];
             }
         }
-        if s == NONE
-            || !jumpable(
-                &self.board,
-                self.rules,
-                self.mover ^ 1,
-                &self.log,
-                s as usize,
-            )
-        {
+        if s == NONE || targets & (1 << s) == 0 {
             return None;
         }
         let land = NEIGHBOUR[s as usize][d];
@@ -142,12 +134,15 @@ impl<'r> CaptureSearch<'r> {
     /// Whether the capturer, standing on `sq`, has a jump.
     #[inline]
     fn has_jump(&self, sq: usize) -> bool {
-        let directions = if self.king {
-            0b1111
-        } else {
-            self.man_directions
-        };
-        (0..4).any(|d| directions & (1 << d) != 0 && self.jump_in(sq, d).is_some())
+        let (targets, occupied) = (self.targets(), self.board.occupied());
+        if !self.king {
+            // A man: two bitboard steps per direction.
+            let (from, empty) = (1u32 << sq, !occupied);
+            return (0..4).any(|d| {
+                self.man_directions & (1 << d) != 0 && step(step(from, d) & targets, d) & empty != 0
+            });
+        }
+        (0..4).any(|d| self.jump_in(sq, d, targets, occupied).is_some())
     }
 
     /// Jumps the tower on `mid`; returns the piece taken (when the transfer is immediate).
@@ -182,18 +177,18 @@ impl<'r> CaptureSearch<'r> {
             self.man_directions
         };
         let mut found = false;
+        let (targets, occupied) = (self.targets(), self.board.occupied());
         for d in 0..4 {
             if directions & (1 << d) == 0 {
                 continue;
             }
-            let Some((mid, first_landing)) = self.jump_in(sq, d) else {
+            let Some((mid, first_landing)) = self.jump_in(sq, d, targets, occupied) else {
                 continue;
             };
             found = true;
             let mut landings = [0u8; 7];
             let mut count = 0;
             let mut t = first_landing as u8;
-            let occupied = self.board.occupied();
             while t != NONE && occupied & (1 << t) == 0 {
                 landings[count] = t;
                 count += 1;
@@ -316,6 +311,56 @@ pub(crate) fn capturers(board: &Board, rules: &Rules, mover: usize) -> u32 {
         }
     }
     found
+}
+
+/// Counts the captures of the men in `men` that are single jumps (no further jump, no crowning), without the
+/// search; returns the count and the men that need the full search. A man's next jump goes over a square
+/// next to its landing square, so after one jump only the enemy squares (less the one just jumped, which the
+/// rejump rules `not_consecutive` and `once` forbid) and the empty squares matter; with `rejump=free` every
+/// man goes to the search.
+#[inline]
+pub(crate) fn count_single_man_jumps(
+    board: &Board,
+    rules: &Rules,
+    mover: usize,
+    men: u32,
+) -> (u64, u32) {
+    if rules.rejump == Rejump::Free {
+        return (0, men);
+    }
+    let enemy = board.by_colour[mover ^ 1];
+    let empty = !board.occupied();
+    let directions = man_capture_directions(rules, mover);
+    let (mut count, mut complex) = (0u64, 0u32);
+    let mut rest = men;
+    while rest != 0 {
+        let sq = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let mut jumps = 0;
+        for d in 0..4 {
+            let mid = NEIGHBOUR[sq][d];
+            if directions & (1 << d) == 0 || mid == NONE || enemy & (1 << mid) == 0 {
+                continue;
+            }
+            let land = NEIGHBOUR[mid as usize][d];
+            if land == NONE || empty & (1 << land) == 0 {
+                continue;
+            }
+            let targets = enemy & !(1 << mid);
+            let goes_on = (0..4).any(|e| {
+                directions & (1 << e) != 0 && step(step(1 << land, e) & targets, e) & empty != 0
+            });
+            if goes_on || CROWN_RANK[mover] & (1 << land) != 0 {
+                complex |= 1 << sq;
+                break;
+            }
+            jumps += 1;
+        }
+        if complex & (1 << sq) == 0 {
+            count += jumps;
+        }
+    }
+    (count, complex)
 }
 
 /// Forward directions of men: White north (0, 1), Black south (2, 3).

@@ -2,7 +2,9 @@
 
 use super::board::{Board, Tower, square_hash};
 use super::geometry::{CROWN_RANK, NEIGHBOUR, NONE, Square, direction_between, walk};
-use super::movegen::{CaptureSearch, JumpLog, MAX_JUMPS, capturers, count_quiet, quiet_moves};
+use super::movegen::{
+    CaptureSearch, JumpLog, MAX_JUMPS, capturers, count_quiet, count_single_man_jumps, quiet_moves,
+};
 use super::rules::{CaptureTransfer, PromotionMidCapture, Rules};
 use crate::{Action, ActionList, EndReason, Outcome, Player, zobrist};
 
@@ -212,8 +214,8 @@ impl Bashni {
         if self.draw.is_some() {
             return;
         }
-        let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
         if self.capturing != NONE {
+            let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
             let from = self.capturing as usize;
             search.captures_from(from, self.log, &mut |stops: &[u8]| {
                 out.push(Move::capture(from, stops))
@@ -223,6 +225,7 @@ impl Bashni {
         let mut towers = capturers(&self.board, &self.rules, self.side);
         let captures = towers != 0;
         if captures {
+            let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
             while towers != 0 {
                 let from = towers.trailing_zeros() as usize;
                 towers &= towers - 1;
@@ -251,13 +254,27 @@ impl Bashni {
             return count_quiet(&self.board, self.side);
         }
         let mut count = 0u64;
-        let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
         if self.capturing != NONE {
+            let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
             search.captures_from(self.capturing as usize, self.log, &mut |_: &[u8]| {
                 count += 1
             });
             return count;
         }
+        // Single jumps of men are counted without the search, the rest searched.
+        let men = towers & !self.board.kings;
+        let (single, complex) = count_single_man_jumps(&self.board, &self.rules, self.side, men);
+        count += single;
+        towers = complex | towers & self.board.kings;
+        if towers == 0 {
+            return count
+                + if self.rules.mandatory_capture {
+                    0
+                } else {
+                    count_quiet(&self.board, self.side)
+                };
+        }
+        let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
         while towers != 0 {
             let from = towers.trailing_zeros() as usize;
             towers &= towers - 1;
@@ -274,8 +291,8 @@ impl Bashni {
         if self.draw.is_some() {
             return;
         }
-        let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
         if self.capturing != NONE {
+            let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
             let from = self.capturing as usize;
             search.jumps_from(from, self.log, &mut |land: &[u8]| {
                 out.push(action_between(from, land[0] as usize))
@@ -285,6 +302,7 @@ impl Bashni {
         let mut towers = capturers(&self.board, &self.rules, self.side);
         let captures = towers != 0;
         if captures {
+            let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
             while towers != 0 {
                 let from = towers.trailing_zeros() as usize;
                 towers &= towers - 1;
