@@ -62,3 +62,22 @@ fn perft_divide_sums_to_the_total() {
     assert_eq!(divide.len(), 7);
     assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), perft(&start, 4));
 }
+
+#[test]
+fn symmetry_one_is_an_involution_that_turns_the_board() {
+    use zero_games::bashni::{decode_action, encode_action};
+    for a in 0..Bashni::ACTION_SPACE as u16 {
+        let turned = Bashni::transform_action(a, 1);
+        assert_eq!(Bashni::transform_action(turned, 1), a);
+        assert_eq!(Bashni::transform_action(a, 0), a);
+        let (from, d, distance) = decode_action(a);
+        assert_eq!(encode_action(from, d, distance), a);
+        assert_eq!(decode_action(turned), (31 - from, 3 - d, distance));
+    }
+    let start = Bashni::start(&Rules::default());
+    let turned = start.transformed(1);
+    // The start is its own image with the colours swapped: only the side to move changes.
+    assert_eq!(turned.position(), start.position().replacen("w ", "b ", 1));
+    assert_eq!(turned.to_move(), zero_games::Player::Second);
+    assert_eq!(turned.transformed(1).hash(), start.hash());
+}

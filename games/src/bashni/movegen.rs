@@ -282,15 +282,21 @@ pub(crate) fn capturers(board: &Board, rules: &Rules, mover: usize) -> u32 {
     let empty = !(own | enemy);
     let men = own & !board.kings;
     let directions = man_capture_directions(rules, mover);
+    // Unrolled so that every shift is a constant; most positions have no capture, so stepping back to the
+    // capturing men happens only when there is one.
+    let men_towards = |d: usize| if directions & (1 << d) != 0 { men } else { 0 };
+    let landings = [
+        step(step(men_towards(0), 0) & enemy, 0) & empty,
+        step(step(men_towards(1), 1) & enemy, 1) & empty,
+        step(step(men_towards(2), 2) & enemy, 2) & empty,
+        step(step(men_towards(3), 3) & enemy, 3) & empty,
+    ];
     let mut found = 0;
-    for d in 0..4 {
-        if directions & (1 << d) != 0 {
-            let landings = step(step(men, d) & enemy, d) & empty;
-            // Most positions have no capture: step back to the capturing men only when there is one.
-            if landings != 0 {
-                found |= step(step(landings, 3 - d), 3 - d);
-            }
-        }
+    if landings != [0; 4] {
+        found = step(step(landings[0], 3), 3)
+            | step(step(landings[1], 2), 2)
+            | step(step(landings[2], 1), 1)
+            | step(step(landings[3], 0), 0);
     }
     let mut kings = own & board.kings;
     while kings != 0 {
