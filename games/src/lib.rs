@@ -16,6 +16,7 @@
 //! `docs/adding-a-game.md`.
 
 mod action_list;
+pub mod bashni;
 pub mod checks;
 mod common;
 pub mod registry;

@@ -1,0 +1,223 @@
+//! Bashni (Russian "towers"): Russian draughts where captured pieces go under the capturer.
+//!
+//! # Rules as implemented
+//!
+//! The default rule set `russian` is exactly the one of `shared/RULES.md`: White moves first from ranks 1-3;
+//! men move one square diagonally forward and capture forward and backward; kings fly; capturing and
+//! continuing a capture are compulsory, with no majority rule; at each jump only the top piece of the jumped
+//! tower goes to the bottom of the capturer; a tower may be jumped again, not in two consecutive jumps; a king
+//! must land where it can go on capturing if it can; a man crowned during a capture goes on as a king; the side
+//! without a move loses. Variants are parameters of the one generator ([`Rules`]): `men_capture_backward`,
+//! `promotion_mid_capture` (`continue`/`stop`), `king_landing` (`continue`/`free`), `rejump`
+//! (`not_consecutive`/`once`/`free`), `capture_transfer` (`immediate`/`end_of_move`), `mandatory_capture`,
+//! and the draw rules `repetition` (3), `no_progress_plies` (30), `max_plies` (300), 0 = off. Presets:
+//! `russian`, `ludii`, `dagaz`, `optional-capture` (`_` and `-` interchangeable in names and values).
+//!
+//! # Choices where RULES.md is silent
+//!
+//! - The capturer's starting square is empty during its capture: it may pass over it or land on it (as in
+//!   Russian draughts; RULES.md's first worked example lands on it).
+//! - A man crowned during a quiet move or at the end of a capture is simply crowned; a man that lands on its
+//!   far rank only in passing during a capture is crowned there (the seeds: "crowned at once").
+//! - `king_landing=free` frees the landing square only: a capture that can go on from where the king landed
+//!   must go on (continuing is compulsory in every preset).
+//! - `capture_transfer=end_of_move` sets `rejump=once`; asking for another `rejump` with it is an error. The
+//!   jumped towers keep their commander until the move ends, so they block the capturer's path.
+//! - A no-legal-move loss takes precedence over a draw rule reached on the same ply. Repetition compares the
+//!   whole position (every stack and the side to move) at move boundaries, over the whole game, counting the
+//!   current occurrence: `repetition=3` draws on the third. No-progress counts consecutive plies whose move is
+//!   neither a capture nor a move of a man-commanded tower; the draw comes when the count reaches the limit.
+//! - The hash covers the board, the side to move and the capture in progress (capturing square, jumped
+//!   squares in order); the draw counters change no legal move, so they are not hashed.
+//! - A position string may hold fewer than 12 pieces of a colour (composed problems), never more; a man may not
+//!   command a tower on the rank where it would have been crowned; prisoners may be anything.
+//!
+//! # Actions
+//!
+//! `ACTION_SPACE = 896`: action `(from * 4 + direction) * 7 + (distance - 1)`, with squares numbered
+//! `rank * 4 + file / 2` (a1 = 0, c1 = 1, ..., b2 = 4, ..., h8 = 31), directions 0 = north-east (towards
+//! h8), 1 = north-west, 2 = south-east, 3 = south-west, and the distance 1..7 from the from-square to the
+//! landing square. A quiet move is one action; a capture is one action per jump, and the side to move keeps
+//! the turn until the capture is complete (the move ends by itself when no further jump is legal).
+//! Mid-capture, [`Game::legal_moves`] returns the completions of the capture in progress (moves from the
+//! capturing square) and [`Game::play`] accepts them; [`Game::position`] then shows the board as it stands
+//! (the capture state is not written, so it round-trips only between moves). [`Game::ply`] counts complete
+//! moves.
+//!
+//! # Symmetries
+//!
+//! `SYMMETRIES = 2`: 0 = identity, 1 = turn the board 180 degrees and swap the colours and the side to move
+//! (square `s` to `31 - s`, direction `d` to `3 - d`, same distance), which presents a position from the other
+//! side's view. No other symmetry preserves the rules: the mirror images left-right and top-bottom send a1 to
+//! a light square, and the two diagonal reflections keep the dark squares but turn ranks into files, so men
+//! would move sideways and be crowned on a file.
+//!
+//! # Perft and speed
+//!
+//! From the start (moves, no draw rules): 7, 49, 302, 1469, 7482, 37908, 189912, 925945, 4533893 for depths
+//! 1-9 (depths 1-5 as in RULES.md; depth 6 and beyond differ from Russian draughts' 37986 because towers form).
+//! Depths 1-7 agree with the naive second implementation in `tests/bashni_reference.rs`. The mid-game bench
+//! position gives 67627049 at depth 10. Move generation never allocates; `count_moves` counts quiet moves of men
+//! with bitboard shifts, and single jumps of men without the capture search. Measure with
+//! `cargo run --release -p zero-games --example bashni_perft -- 9 [position]`.
+//!
+//! # Notation
+//!
+//! Squares a1..h8 (dark only). Position: the side to move (`w`/`b`), then each occupied square as
+//! `square:stack`, stack top first, `w`/`b` men, `W`/`B` kings, e.g. `w c1:Bwww e5:wbbbb h8:b`; `start` is the
+//! initial position. Quiet move `c3-d4`; capture `c3:e5:c7` listing every stop (`x` accepted for `:`).
+
+mod board;
+mod geometry;
+mod movegen;
+mod notation;
+mod rules;
+mod state;
+
+pub use board::{Piece, Tower};
+pub use geometry::{DIRECTION_NAMES, Square};
+pub use rules::{CaptureTransfer, KingLanding, PromotionMidCapture, Rejump, Rules, VARIANTS};
+pub use state::{ACTION_SPACE, Bashni, Move, decode_action, encode_action};
+
+use crate::{Action, ActionList, Game, NotationError, Outcome, Player, RulesError};
+use board::Board;
+use geometry::{NONE, walk};
+
+impl Game for Bashni {
+    type Rules = Rules;
+    type Move = Move;
+
+    const NAME: &'static str = "bashni";
+    const ACTION_SPACE: usize = ACTION_SPACE;
+    const SYMMETRIES: usize = 2;
+    const BENCH_POSITIONS: &'static [(&'static str, u32)] = &[
+        ("start", 9),
+        (
+            "w a1:w c1:w e1:w g1:Bww b2:w h2:w g3:w b4:w e5:bw d6:b h6:wbbb a7:wbb c7:b b8:b f8:b h8:b",
+            10,
+        ),
+    ];
+
+    fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<Rules, RulesError> {
+        Rules::parse(variant, options)
+    }
+
+    fn describe_rules(rules: &Rules) -> Vec<String> {
+        rules.describe()
+    }
+
+    fn without_draw_rules(rules: &Rules) -> Rules {
+        rules.without_draw_rules()
+    }
+
+    fn start(rules: &Rules) -> Self {
+        Bashni::new(*rules, Board::initial(), 0)
+    }
+
+    fn from_position(rules: &Rules, position: &str) -> Result<Self, NotationError> {
+        let (board, side) = notation::parse_position(position)?;
+        Ok(Bashni::new(*rules, board, side))
+    }
+
+    fn position(&self) -> String {
+        notation::format_position(self)
+    }
+
+    fn render(&self) -> String {
+        notation::render(self)
+    }
+
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn to_move(&self) -> Player {
+        Player::from_index(self.side)
+    }
+
+    fn player_name(player: Player) -> &'static str {
+        match player {
+            Player::First => "white",
+            Player::Second => "black",
+        }
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Bashni::outcome(self)
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn recompute_hash(&self) -> u64 {
+        self.compute_hash()
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.legal_moves_into(out);
+    }
+
+    fn play(&mut self, mv: &Move) {
+        self.play_move(mv);
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        notation::parse_move(self, text)
+    }
+
+    fn format_move(&self, mv: &Move) -> String {
+        notation::format_move(mv)
+    }
+
+    fn count_moves(&self) -> u64 {
+        self.count_legal_moves()
+    }
+
+    fn legal_actions(&self, out: &mut ActionList) {
+        self.legal_actions_into(out);
+    }
+
+    fn apply_action(&mut self, action: Action) {
+        self.play_action(action);
+    }
+
+    fn move_actions(&self, mv: &Move, out: &mut ActionList) {
+        self.move_actions_into(mv, out);
+    }
+
+    fn describe_action(action: Action) -> String {
+        let (from, d, distance) = decode_action(action);
+        let Some(square) = Square::from_index(from) else {
+            return format!("action {action} (out of range)");
+        };
+        match walk(from, d, distance) {
+            NONE => format!("{square} {} {distance} (off the board)", DIRECTION_NAMES[d]),
+            to => format!(
+                "{square} {} {distance} to {}",
+                DIRECTION_NAMES[d],
+                Square::from_index(to as usize).expect("on board")
+            ),
+        }
+    }
+
+    fn transformed(&self, sym: usize) -> Self {
+        if sym == 0 {
+            self.clone()
+        } else {
+            self.turned()
+        }
+    }
+
+    fn transform_action(action: Action, sym: usize) -> Action {
+        if sym == 0 {
+            return action;
+        }
+        let (from, d, distance) = decode_action(action);
+        encode_action(31 - from, 3 - d, distance)
+    }
+}
