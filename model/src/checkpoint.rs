@@ -1,0 +1,282 @@
+//! Checkpoints: the network's weights as a safetensors file whose header carries the metadata that must travel
+//! with them (under the key `zero`, as JSON): game, rules, encoding version, input shape, action space,
+//! architecture, training step, generation, parent run, and a checksum of every tensor's bytes.
+//!
+//! Writes are atomic (temporary name, then rename). Loading checks, before any weight is copied: that the file
+//! parses whole (a truncated file does not), that the checksum matches (a corrupted one does not), and that
+//! game, encoding, input shape and action space are those of the game asked for; then every variable of the
+//! architecture must be present with its shape. A checkpoint is loaded completely or not at all.
+
+use crate::network::{NetShape, NetworkConfig, PolicyValueNet};
+use safetensors::tensor::{Dtype, SafeTensors, View};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use tch::{Device, Kind, Tensor, nn};
+use zero_games::Game;
+
+/// Version of the checkpoint layout itself.
+pub const CHECKPOINT_FORMAT: u32 = 1;
+const METADATA_KEY: &str = "zero";
+
+/// What travels with the weights.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckpointMeta {
+    pub format: u32,
+    pub game: String,
+    /// The rule set, complete, as `key=value` options.
+    pub rules: Vec<String>,
+    pub encoding_version: u32,
+    /// Planes, height, width of the input.
+    pub input_shape: [i64; 3],
+    pub action_space: i64,
+    pub network: NetworkConfig,
+    /// Optimizer steps taken to reach these weights.
+    pub step: u64,
+    /// Generation of the training run that made it (0 for a fresh network).
+    pub generation: u32,
+    /// The run directory's name, when made by `zero run`.
+    pub parent_run: Option<String>,
+    /// Checksum of the tensors (names, shapes and bytes), hex; filled in by [`Checkpoint::save`].
+    #[serde(default)]
+    pub checksum: String,
+}
+
+impl CheckpointMeta {
+    /// Metadata for a fresh network of game `G` under `rules`.
+    pub fn new<G: Game>(rules: &G::Rules, network: &NetworkConfig) -> Self {
+        let shape = NetShape::of::<G>();
+        CheckpointMeta {
+            format: CHECKPOINT_FORMAT,
+            game: G::NAME.to_string(),
+            rules: G::describe_rules(rules),
+            encoding_version: G::ENCODING_VERSION,
+            input_shape: [shape.planes, shape.height, shape.width],
+            action_space: shape.actions,
+            network: network.clone(),
+            step: 0,
+            generation: 0,
+            parent_run: None,
+            checksum: String::new(),
+        }
+    }
+
+    /// Errs, naming the first difference, unless this checkpoint fits game `G` as the current code encodes it.
+    pub fn check_game<G: Game>(&self, path: &Path) -> Result<(), CheckpointError> {
+        let shape = NetShape::of::<G>();
+        let mismatch = |what: &str, expected: String, found: String| {
+            Err(CheckpointError::Mismatch { path: path.to_path_buf(), what: what.to_string(), expected, found })
+        };
+        if self.game != G::NAME {
+            return mismatch("game", G::NAME.to_string(), self.game.clone());
+        }
+        if self.encoding_version != G::ENCODING_VERSION {
+            return mismatch(
+                "encoding version",
+                G::ENCODING_VERSION.to_string(),
+                self.encoding_version.to_string(),
+            );
+        }
+        let want = [shape.planes, shape.height, shape.width];
+        if self.input_shape != want {
+            return mismatch("input shape", format!("{want:?}"), format!("{:?}", self.input_shape));
+        }
+        if self.action_space != shape.actions {
+            return mismatch("action space", shape.actions.to_string(), self.action_space.to_string());
+        }
+        Ok(())
+    }
+
+    fn shape(&self) -> NetShape {
+        NetShape {
+            planes: self.input_shape[0],
+            height: self.input_shape[1],
+            width: self.input_shape[2],
+            actions: self.action_space,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    #[error("checkpoint {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("checkpoint {path} is corrupt or truncated: {reason}")]
+    Corrupt { path: PathBuf, reason: String },
+    #[error("checkpoint {path} does not match: {what} is {found}, expected {expected}")]
+    Mismatch { path: PathBuf, what: String, expected: String, found: String },
+}
+
+/// A loaded network with its metadata.
+pub struct Checkpoint {
+    pub meta: CheckpointMeta,
+    pub vs: nn::VarStore,
+    pub net: PolicyValueNet,
+}
+
+/// One tensor's bytes, ready for safetensors.
+struct RawTensor {
+    shape: Vec<usize>,
+    bytes: Vec<u8>,
+}
+
+impl View for &RawTensor {
+    fn dtype(&self) -> Dtype {
+        Dtype::F32
+    }
+    fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    fn data(&self) -> Cow<'_, [u8]> {
+        Cow::Borrowed(&self.bytes)
+    }
+    fn data_len(&self) -> usize {
+        self.bytes.len()
+    }
+}
+
+/// Order-sensitive 64-bit checksum of names, shapes and bytes (cheap; detects corruption, not tampering).
+fn checksum<'a>(tensors: impl Iterator<Item = (&'a str, &'a [usize], &'a [u8])>) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |x: u64| h = (h ^ x).wrapping_mul(0x0000_0100_0000_01B3).rotate_left(29);
+    for (name, shape, bytes) in tensors {
+        name.bytes().for_each(|b| mix(b as u64));
+        shape.iter().for_each(|&d| mix(d as u64 ^ 0xA5A5));
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            mix(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        chunks.remainder().iter().for_each(|&b| mix(b as u64));
+    }
+    format!("{h:016x}")
+}
+
+impl Checkpoint {
+    /// Writes the variables of `vs` with `meta` (its checksum is computed here) to `path`, atomically.
+    pub fn save(vs: &nn::VarStore, meta: &CheckpointMeta, path: &Path) -> Result<(), CheckpointError> {
+        let mut named: Vec<(String, RawTensor)> = vs
+            .variables()
+            .into_iter()
+            .map(|(name, t)| {
+                let t = t.detach().to_device(Device::Cpu).to_kind(Kind::Float).contiguous();
+                let shape = t.size().iter().map(|&d| d as usize).collect();
+                let values: Vec<f32> = Vec::try_from(t.flatten(0, -1)).expect("float tensor");
+                let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+                (name, RawTensor { shape, bytes })
+            })
+            .collect();
+        named.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut meta = meta.clone();
+        meta.checksum = checksum(named.iter().map(|(n, t)| (n.as_str(), t.shape.as_slice(), t.bytes.as_slice())));
+        let json = serde_json::to_string(&meta).expect("metadata serializes");
+        let info = HashMap::from([(METADATA_KEY.to_string(), json)]);
+        let bytes = safetensors::serialize(named.iter().map(|(n, t)| (n.as_str(), t)), Some(info))
+            .map_err(|e| CheckpointError::Corrupt { path: path.to_path_buf(), reason: e.to_string() })?;
+        zero_games::files::write_atomically(path, &bytes)
+            .map_err(|source| CheckpointError::Io { path: path.to_path_buf(), source })
+    }
+
+    /// Reads and verifies the metadata only (the whole file is still checked for truncation and checksum).
+    pub fn read_meta(path: &Path) -> Result<CheckpointMeta, CheckpointError> {
+        let bytes = std::fs::read(path).map_err(|source| CheckpointError::Io { path: path.to_path_buf(), source })?;
+        let (meta, _) = parse(path, &bytes)?;
+        Ok(meta)
+    }
+
+    /// Loads a checkpoint of game `G` onto `device`, refusing any mismatch.
+    pub fn load<G: Game>(path: &Path, device: Device) -> Result<Checkpoint, CheckpointError> {
+        let bytes = std::fs::read(path).map_err(|source| CheckpointError::Io { path: path.to_path_buf(), source })?;
+        let (meta, tensors) = parse(path, &bytes)?;
+        meta.check_game::<G>(path)?;
+        meta.network
+            .validate()
+            .map_err(|reason| CheckpointError::Corrupt { path: path.to_path_buf(), reason })?;
+        let vs = nn::VarStore::new(device);
+        let net = PolicyValueNet::new(&vs.root(), &meta.network, meta.shape());
+        copy_into(&vs, &tensors, path)?;
+        Ok(Checkpoint { meta, vs, net })
+    }
+
+    /// Loads the weights of `path` into an existing network (same architecture), refusing any mismatch.
+    pub fn load_into<G: Game>(vs: &mut nn::VarStore, network: &NetworkConfig, path: &Path) -> Result<CheckpointMeta, CheckpointError> {
+        let bytes = std::fs::read(path).map_err(|source| CheckpointError::Io { path: path.to_path_buf(), source })?;
+        let (meta, tensors) = parse(path, &bytes)?;
+        meta.check_game::<G>(path)?;
+        if &meta.network != network {
+            return Err(CheckpointError::Mismatch {
+                path: path.to_path_buf(),
+                what: "architecture".to_string(),
+                expected: format!("{network:?}"),
+                found: format!("{:?}", meta.network),
+            });
+        }
+        copy_into(vs, &tensors, path)?;
+        Ok(meta)
+    }
+}
+
+type ParsedTensors = Vec<(String, Vec<usize>, Vec<f32>)>;
+
+fn parse(path: &Path, bytes: &[u8]) -> Result<(CheckpointMeta, ParsedTensors), CheckpointError> {
+    let corrupt = |reason: String| CheckpointError::Corrupt { path: path.to_path_buf(), reason };
+    let (_, metadata) = SafeTensors::read_metadata(bytes).map_err(|e| corrupt(format!("{e:?}")))?;
+    let file = SafeTensors::deserialize(bytes).map_err(|e| corrupt(format!("{e:?}")))?;
+    let json = metadata
+        .metadata()
+        .as_ref()
+        .and_then(|m| m.get(METADATA_KEY))
+        .ok_or_else(|| corrupt("no zero metadata in the header (not a zero checkpoint)".to_string()))?;
+    let meta: CheckpointMeta = serde_json::from_str(json).map_err(|e| corrupt(format!("metadata: {e}")))?;
+    if meta.format != CHECKPOINT_FORMAT {
+        return Err(corrupt(format!("checkpoint format {} is not {CHECKPOINT_FORMAT}", meta.format)));
+    }
+    let mut views: Vec<(String, _)> = file.tensors();
+    views.sort_by(|a, b| a.0.cmp(&b.0));
+    let sum = checksum(views.iter().map(|(n, v)| (n.as_str(), v.shape(), v.data())));
+    if sum != meta.checksum {
+        return Err(corrupt(format!("checksum {sum} does not match the recorded {}", meta.checksum)));
+    }
+    let mut tensors = Vec::with_capacity(views.len());
+    for (name, view) in views {
+        if view.dtype() != Dtype::F32 {
+            return Err(corrupt(format!("tensor {name} is {:?}, not F32", view.dtype())));
+        }
+        let values = view.data().chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        tensors.push((name, view.shape().to_vec(), values));
+    }
+    Ok((meta, tensors))
+}
+
+fn copy_into(vs: &nn::VarStore, tensors: &ParsedTensors, path: &Path) -> Result<(), CheckpointError> {
+    let mismatch = |what: String, expected: String, found: String| CheckpointError::Mismatch {
+        path: path.to_path_buf(),
+        what,
+        expected,
+        found,
+    };
+    let mut variables = vs.variables();
+    // Everything is checked before anything is copied: a checkpoint is loaded whole or not at all.
+    let by_name: HashMap<&str, &(String, Vec<usize>, Vec<f32>)> = tensors.iter().map(|t| (t.0.as_str(), t)).collect();
+    for (name, var) in &variables {
+        let Some((_, shape, _)) = by_name.get(name.as_str()) else {
+            return Err(mismatch(format!("architecture (tensor {name})"), "present".into(), "missing".into()));
+        };
+        let want: Vec<usize> = var.size().iter().map(|&d| d as usize).collect();
+        if &want != shape {
+            return Err(mismatch(format!("shape of {name}"), format!("{want:?}"), format!("{shape:?}")));
+        }
+    }
+    if let Some((extra, _, _)) = tensors.iter().find(|t| !variables.contains_key(&t.0)) {
+        return Err(mismatch(format!("architecture (tensor {extra})"), "absent".into(), "present".into()));
+    }
+    let _no_grad = tch::no_grad_guard();
+    for (name, var) in variables.iter_mut() {
+        let (_, shape, values) = by_name[name.as_str()];
+        let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+        let source = Tensor::from_slice(values).view(dims.as_slice()).to_device(var.device()).to_kind(var.kind());
+        var.copy_(&source);
+    }
+    Ok(())
+}

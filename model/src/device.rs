@@ -1,0 +1,111 @@
+//! Which device a network runs on: `auto` (the first CUDA device when one is usable, else the CPU), `cpu`,
+//! `cuda` or `cuda:N`.
+
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DeviceChoice {
+    #[default]
+    Auto,
+    Cpu,
+    Cuda(usize),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeviceError {
+    #[error("unknown device {0:?}: expected auto, cpu, cuda or cuda:N")]
+    Unknown(String),
+    #[error("device {requested} was asked for, but {available} CUDA device(s) are usable here; use `auto` or `cpu`")]
+    Unavailable { requested: String, available: usize },
+}
+
+impl FromStr for DeviceChoice {
+    type Err = DeviceError;
+    fn from_str(s: &str) -> Result<Self, DeviceError> {
+        match s.trim() {
+            "auto" => Ok(DeviceChoice::Auto),
+            "cpu" => Ok(DeviceChoice::Cpu),
+            "cuda" => Ok(DeviceChoice::Cuda(0)),
+            other => other
+                .strip_prefix("cuda:")
+                .and_then(|i| i.parse().ok())
+                .map(DeviceChoice::Cuda)
+                .ok_or_else(|| DeviceError::Unknown(other.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for DeviceChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeviceChoice::Auto => f.write_str("auto"),
+            DeviceChoice::Cpu => f.write_str("cpu"),
+            DeviceChoice::Cuda(i) => write!(f, "cuda:{i}"),
+        }
+    }
+}
+
+impl DeviceChoice {
+    /// The device to use here. CUDA is chosen only when a CUDA device is present; asking for one that is not
+    /// is an error rather than a silent fall-back to the CPU.
+    pub fn resolve(self) -> Result<tch::Device, DeviceError> {
+        let available = if tch::Cuda::is_available() { tch::Cuda::device_count().max(0) as usize } else { 0 };
+        resolve_with(self, available)
+    }
+}
+
+/// [`DeviceChoice::resolve`] with the number of usable CUDA devices given (testable without a GPU).
+pub fn resolve_with(choice: DeviceChoice, cuda_devices: usize) -> Result<tch::Device, DeviceError> {
+    match choice {
+        DeviceChoice::Cpu => Ok(tch::Device::Cpu),
+        DeviceChoice::Auto if cuda_devices > 0 => Ok(tch::Device::Cuda(0)),
+        DeviceChoice::Auto => Ok(tch::Device::Cpu),
+        DeviceChoice::Cuda(i) if i < cuda_devices => Ok(tch::Device::Cuda(i)),
+        DeviceChoice::Cuda(i) => {
+            Err(DeviceError::Unavailable { requested: format!("cuda:{i}"), available: cuda_devices })
+        }
+    }
+}
+
+/// A device as zero writes it: `cpu` or `cuda:N`.
+pub fn device_name(device: tch::Device) -> String {
+    match device {
+        tch::Device::Cpu => "cpu".to_string(),
+        tch::Device::Cuda(i) => format!("cuda:{i}"),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_prints_every_form() {
+        for (text, choice) in [
+            ("auto", DeviceChoice::Auto),
+            ("cpu", DeviceChoice::Cpu),
+            ("cuda", DeviceChoice::Cuda(0)),
+            ("cuda:3", DeviceChoice::Cuda(3)),
+        ] {
+            assert_eq!(text.parse::<DeviceChoice>().unwrap(), choice);
+        }
+        assert_eq!(DeviceChoice::Cuda(2).to_string(), "cuda:2");
+        for bad in ["gpu", "cuda:", "cuda:x", ""] {
+            assert!(matches!(bad.parse::<DeviceChoice>(), Err(DeviceError::Unknown(_))), "{bad}");
+        }
+    }
+
+    #[test]
+    fn cuda_is_chosen_only_when_present() {
+        assert_eq!(resolve_with(DeviceChoice::Auto, 0).unwrap(), tch::Device::Cpu);
+        assert_eq!(resolve_with(DeviceChoice::Auto, 1).unwrap(), tch::Device::Cuda(0));
+        assert_eq!(resolve_with(DeviceChoice::Cuda(1), 2).unwrap(), tch::Device::Cuda(1));
+        let err = resolve_with(DeviceChoice::Cuda(0), 0).unwrap_err();
+        assert!(err.to_string().contains("cuda:0"), "{err}");
+        // On this machine: whatever is present, `auto` agrees with libtorch.
+        let here = DeviceChoice::Auto.resolve().unwrap();
+        assert_eq!(here.is_cuda(), tch::Cuda::is_available());
+    }
+}

@@ -1,0 +1,95 @@
+//! From positions to input tensors, and from policy logits to priors over the legal actions.
+//!
+//! Every game writes its own planes ([`Game::encode`], documented per game in `docs/encoding.md`), from the
+//! side to move's view: the game may turn the board by one of its symmetries (its
+//! [`Game::canonical_symmetry`]) so that the player to move always sees the board the same way round. The
+//! policy head then speaks in that turned frame, so a legal action `a` is read at index
+//! `G::transform_action(a, game.canonical_symmetry())`: [`policy_index`].
+
+use tch::{Kind, Tensor};
+use zero_games::{Action, Game};
+
+/// Floats in one encoded position.
+pub fn input_len<G: Game>() -> usize {
+    G::INPUT_PLANES * G::BOARD_HEIGHT * G::BOARD_WIDTH
+}
+
+/// Appends the encoding of each position to `out` (cleared first): `[N, planes, height, width]`, row-major.
+pub fn encode_batch<'a, G: Game>(games: impl IntoIterator<Item = &'a G>, out: &mut Vec<f32>) {
+    let len = input_len::<G>();
+    out.clear();
+    for game in games {
+        let start = out.len();
+        out.resize(start + len, 0.0);
+        game.encode(&mut out[start..]);
+    }
+}
+
+/// The encoded batch as a tensor of shape `[N, planes, height, width]` on the CPU.
+pub fn batch_tensor<G: Game>(encoded: &[f32]) -> Tensor {
+    let n = (encoded.len() / input_len::<G>()) as i64;
+    Tensor::from_slice(encoded).view([n, G::INPUT_PLANES as i64, G::BOARD_HEIGHT as i64, G::BOARD_WIDTH as i64])
+}
+
+/// The index of `action` in the policy head's output for `game`.
+#[inline]
+pub fn policy_index<G: Game>(game: &G, action: Action) -> usize {
+    G::transform_action(action, game.canonical_symmetry()) as usize
+}
+
+/// Softmax of `logits` (one row of the policy head) over the legal actions only, in their order.
+pub fn legal_softmax<G: Game>(game: &G, legal: &[Action], logits: &[f32]) -> Vec<f32> {
+    let mut priors: Vec<f32> = legal.iter().map(|&a| logits[policy_index(game, a)]).collect();
+    softmax_in_place(&mut priors);
+    priors
+}
+
+/// Numerically stable softmax; an empty slice stays empty.
+pub fn softmax_in_place(values: &mut [f32]) {
+    let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    if !max.is_finite() {
+        return;
+    }
+    let mut sum = 0.0;
+    for v in values.iter_mut() {
+        *v = (*v - max).exp();
+        sum += *v;
+    }
+    for v in values.iter_mut() {
+        *v /= sum;
+    }
+}
+
+/// Log-softmax over the actions where `mask` (bool or 0/1, same shape as `logits`) is set; masked-out actions
+/// get a log-probability of -inf in the output (and so zero probability). Rows must have one legal action.
+pub fn masked_log_softmax(logits: &Tensor, mask: &Tensor) -> Tensor {
+    let mask = mask.to_kind(Kind::Bool);
+    let filled = logits.masked_fill(&mask.logical_not(), f64::NEG_INFINITY);
+    filled.log_softmax(-1, Kind::Float)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masked_softmax_puts_no_mass_on_illegal_actions() {
+        let logits = Tensor::from_slice(&[3.0f32, 1.0, 2.0, 5.0, 0.0, -1.0]).view([2, 3]);
+        let mask = Tensor::from_slice(&[1u8, 0, 1, 0, 1, 1]).view([2, 3]);
+        let p = masked_log_softmax(&logits, &mask).exp();
+        let p: Vec<f32> = Vec::try_from(p.flatten(0, -1)).unwrap();
+        assert_eq!(p[1], 0.0);
+        assert_eq!(p[3], 0.0);
+        assert!((p[0] + p[2] - 1.0).abs() < 1e-6);
+        assert!((p[4] + p[5] - 1.0).abs() < 1e-6);
+        assert!((p[0] / p[2] - (1.0f32).exp()).abs() < 1e-4);
+    }
+
+    #[test]
+    fn softmax_in_place_is_a_distribution() {
+        let mut v = [1000.0f32, 1001.0, 999.0];
+        softmax_in_place(&mut v);
+        assert!((v.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        assert!(v[1] > v[0] && v[0] > v[2]);
+    }
+}

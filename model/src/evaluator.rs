@@ -1,0 +1,210 @@
+//! The interface between the search and whatever judges positions: a batch of positions with their legal
+//! actions in, priors over those actions and a value out. The search knows nothing else, so a network, a
+//! uniform evaluator or a random-rollout evaluator are interchangeable.
+
+use crate::checkpoint::{Checkpoint, CheckpointError};
+use crate::encode::{batch_tensor, encode_batch, legal_softmax};
+use crate::network::PolicyValueNet;
+use rustc_hash::FxHashMap;
+use std::marker::PhantomData;
+use std::path::Path;
+use tch::{Device, Kind, nn};
+use zero_games::{Action, Game};
+
+/// One position to evaluate, with its legal actions (the order the priors come back in).
+pub struct EvalRequest<'a, G> {
+    pub game: &'a G,
+    pub legal: &'a [Action],
+}
+
+/// The judgement of one position, from the side to move's view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    /// Probability of each legal action, in the order of the request; sums to 1.
+    pub priors: Vec<f32>,
+    /// Expected result in [-1, 1]: win minus loss.
+    pub value: f32,
+    /// Probabilities of win, draw and loss.
+    pub wdl: [f32; 3],
+    /// Predicted plies to the end, when known.
+    pub moves_left: Option<f32>,
+}
+
+/// Judges batches of positions. Implementations own their state (a network, a cache); one evaluator is used
+/// by one thread at a time.
+pub trait Evaluator<G: Game> {
+    fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation>;
+    /// A short description for logs (`uniform`, `net:gen3`).
+    fn name(&self) -> String;
+}
+
+/// Uniform priors and an even value: the search with no knowledge at all.
+#[derive(Debug, Default, Clone)]
+pub struct UniformEvaluator;
+
+impl<G: Game> Evaluator<G> for UniformEvaluator {
+    fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
+        batch
+            .iter()
+            .map(|r| Evaluation {
+                priors: vec![1.0 / r.legal.len().max(1) as f32; r.legal.len()],
+                value: 0.0,
+                wdl: [1.0 / 3.0; 3],
+                moves_left: None,
+            })
+            .collect()
+    }
+
+    fn name(&self) -> String {
+        "uniform".to_string()
+    }
+}
+
+/// Evaluations by position, bounded in size (it is emptied when full: cheap, and recent positions refill it).
+/// The key mixes the position hash with the legal actions, because a rule such as Bagh Chal's repetition ban
+/// can make the same board have different legal moves.
+#[derive(Debug)]
+struct EvalCache {
+    map: FxHashMap<u64, Evaluation>,
+    capacity: usize,
+    hits: u64,
+    lookups: u64,
+}
+
+fn cache_key<G: Game>(game: &G, legal: &[Action]) -> u64 {
+    let mut key = game.hash();
+    for &a in legal {
+        key = (key ^ a as u64).wrapping_mul(0x100_0000_01B3).rotate_left(5);
+    }
+    key
+}
+
+/// A network on a device, evaluating batches under no-grad.
+pub struct NetworkEvaluator<G> {
+    vs: nn::VarStore,
+    net: PolicyValueNet,
+    label: String,
+    input: Vec<f32>,
+    cache: Option<EvalCache>,
+    batches: u64,
+    positions: u64,
+    _game: PhantomData<fn(&G)>,
+}
+
+impl<G: Game> NetworkEvaluator<G> {
+    /// Wraps a built network (its variables in `vs`, on `vs.device()`).
+    pub fn new(vs: nn::VarStore, net: PolicyValueNet, label: impl Into<String>) -> Self {
+        NetworkEvaluator {
+            vs,
+            net,
+            label: label.into(),
+            input: Vec::new(),
+            cache: None,
+            batches: 0,
+            positions: 0,
+            _game: PhantomData,
+        }
+    }
+
+    /// Loads a checkpoint for game `G` onto `device`; refuses one made for another game, encoding or shape.
+    pub fn from_checkpoint(path: &Path, device: Device) -> Result<Self, CheckpointError> {
+        let checkpoint = Checkpoint::load::<G>(path, device)?;
+        let label = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        Ok(Self::new(checkpoint.vs, checkpoint.net, label))
+    }
+
+    /// Keeps up to `capacity` evaluations keyed by position (0 turns the cache off).
+    pub fn with_cache(mut self, capacity: usize) -> Self {
+        self.cache = (capacity > 0).then(|| EvalCache { map: FxHashMap::default(), capacity, hits: 0, lookups: 0 });
+        self
+    }
+
+    pub fn device(&self) -> Device {
+        self.vs.device()
+    }
+
+    pub fn network(&self) -> &PolicyValueNet {
+        &self.net
+    }
+
+    /// Cache hits and lookups so far.
+    pub fn cache_stats(&self) -> (u64, u64) {
+        self.cache.as_ref().map_or((0, 0), |c| (c.hits, c.lookups))
+    }
+
+    /// Network batches run and positions sent through the network so far (cache hits excluded).
+    pub fn batch_stats(&self) -> (u64, u64) {
+        (self.batches, self.positions)
+    }
+
+    fn run_network(&mut self, batch: &[&EvalRequest<'_, G>]) -> Vec<Evaluation> {
+        if batch.is_empty() {
+            return Vec::new();
+        }
+        let _no_grad = tch::no_grad_guard();
+        encode_batch(batch.iter().map(|r| r.game), &mut self.input);
+        let input = batch_tensor::<G>(&self.input).to_device(self.vs.device());
+        let out = self.net.forward(&input, false);
+        let logits: Vec<f32> = Vec::try_from(out.policy.to_device(Device::Cpu).to_kind(Kind::Float).flatten(0, -1))
+            .expect("policy logits are float");
+        let wdl: Vec<f32> = Vec::try_from(out.wdl.softmax(-1, Kind::Float).to_device(Device::Cpu).flatten(0, -1))
+            .expect("wdl is float");
+        let moves_left: Option<Vec<f32>> =
+            out.moves_left.map(|m| Vec::try_from(m.to_device(Device::Cpu).to_kind(Kind::Float)).expect("float"));
+        self.batches += 1;
+        self.positions += batch.len() as u64;
+        let actions = G::ACTION_SPACE;
+        batch
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let w = [wdl[3 * i], wdl[3 * i + 1], wdl[3 * i + 2]];
+                Evaluation {
+                    priors: legal_softmax(r.game, r.legal, &logits[i * actions..(i + 1) * actions]),
+                    value: w[0] - w[2],
+                    wdl: w,
+                    moves_left: moves_left.as_ref().map(|m| m[i]),
+                }
+            })
+            .collect()
+    }
+}
+
+impl<G: Game> Evaluator<G> for NetworkEvaluator<G> {
+    fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
+        let Some(cache) = self.cache.as_mut() else {
+            let all: Vec<&EvalRequest<'_, G>> = batch.iter().collect();
+            return self.run_network(&all);
+        };
+        let mut results: Vec<Option<Evaluation>> = Vec::with_capacity(batch.len());
+        let mut missing = Vec::new();
+        for r in batch {
+            cache.lookups += 1;
+            match cache.map.get(&cache_key(r.game, r.legal)) {
+                Some(hit) => {
+                    cache.hits += 1;
+                    results.push(Some(hit.clone()));
+                }
+                None => {
+                    missing.push(results.len());
+                    results.push(None);
+                }
+            }
+        }
+        let requests: Vec<&EvalRequest<'_, G>> = missing.iter().map(|&i| &batch[i]).collect();
+        let fresh = self.run_network(&requests);
+        let cache = self.cache.as_mut().expect("cache present");
+        for (&i, eval) in missing.iter().zip(fresh) {
+            if cache.map.len() >= cache.capacity {
+                cache.map.clear();
+            }
+            cache.map.insert(cache_key(batch[i].game, batch[i].legal), eval.clone());
+            results[i] = Some(eval);
+        }
+        results.into_iter().map(|e| e.expect("every request answered")).collect()
+    }
+
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+}

@@ -1,0 +1,272 @@
+//! The residual policy/value network, configured from TOML (the `[network]` table of a run's config).
+//!
+//! Shape: a 3x3 convolution stem, `blocks` residual blocks of two 3x3 convolutions with batch norm (each with an
+//! optional squeeze-excitation gate), then three heads:
+//! - policy: 1x1 convolution to `policy_channels`, flattened, a linear layer to the game's action space
+//!   (logits; the softmax is taken over the legal actions only, see [`crate::encode`]);
+//! - value: 1x1 convolution to `value_channels`, flattened (or, with `global_pool`, the mean and max of each
+//!   channel over the board), a hidden layer, and three logits: win, draw, loss for the side to move;
+//! - moves left (optional): from the same value features, the expected number of plies to the end.
+
+use serde::{Deserialize, Serialize};
+use tch::nn::{self, ModuleT};
+use tch::{Kind, Tensor};
+
+/// The architecture, as written in configs and recorded in checkpoints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetworkConfig {
+    /// Residual blocks.
+    pub blocks: usize,
+    /// Channels of the trunk.
+    pub channels: i64,
+    /// A squeeze-excitation gate in each block.
+    pub squeeze_excitation: bool,
+    /// Channel reduction of the squeeze-excitation gate.
+    pub se_ratio: i64,
+    /// Value head reads per-channel mean and max over the board instead of every square.
+    pub global_pool: bool,
+    /// Channels of the policy head's 1x1 convolution.
+    pub policy_channels: i64,
+    /// Channels of the value head's 1x1 convolution.
+    pub value_channels: i64,
+    /// Width of the value head's hidden layer.
+    pub value_hidden: i64,
+    /// Predict the plies left to the end of the game as well.
+    pub moves_left: bool,
+}
+
+impl Default for NetworkConfig {
+    fn default() -> Self {
+        NetworkConfig {
+            blocks: 4,
+            channels: 32,
+            squeeze_excitation: false,
+            se_ratio: 4,
+            global_pool: false,
+            policy_channels: 4,
+            value_channels: 2,
+            value_hidden: 64,
+            moves_left: false,
+        }
+    }
+}
+
+/// What the network is built for: a game's input and action space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetShape {
+    pub planes: i64,
+    pub height: i64,
+    pub width: i64,
+    pub actions: i64,
+}
+
+impl NetShape {
+    pub fn of<G: zero_games::Game>() -> NetShape {
+        NetShape {
+            planes: G::INPUT_PLANES as i64,
+            height: G::BOARD_HEIGHT as i64,
+            width: G::BOARD_WIDTH as i64,
+            actions: G::ACTION_SPACE as i64,
+        }
+    }
+
+    pub fn squares(&self) -> i64 {
+        self.height * self.width
+    }
+}
+
+impl NetworkConfig {
+    /// Checks the numbers before any layer is built.
+    pub fn validate(&self) -> Result<(), String> {
+        let positive = [
+            ("channels", self.channels),
+            ("se_ratio", self.se_ratio),
+            ("policy_channels", self.policy_channels),
+            ("value_channels", self.value_channels),
+            ("value_hidden", self.value_hidden),
+        ];
+        for (name, v) in positive {
+            if v <= 0 {
+                return Err(format!("network.{name} must be positive, got {v}"));
+            }
+        }
+        if self.squeeze_excitation && self.channels / self.se_ratio == 0 {
+            return Err(format!("network.se_ratio {} leaves no channels of {}", self.se_ratio, self.channels));
+        }
+        if self.blocks > 64 || self.channels > 1024 {
+            return Err("network larger than 64 blocks or 1024 channels is not supported".to_string());
+        }
+        Ok(())
+    }
+
+    /// Floating-point operations (2 per multiply-add) of one evaluation; batch norm and activations, a few
+    /// percent, are not counted.
+    pub fn flops_per_eval(&self, shape: NetShape) -> u64 {
+        let hw = shape.squares();
+        let c = self.channels;
+        let conv3 = |cin: i64, cout: i64| 2 * 9 * cin * cout * hw;
+        let mut flops = conv3(shape.planes, c);
+        for _ in 0..self.blocks {
+            flops += 2 * conv3(c, c);
+            if self.squeeze_excitation {
+                let r = c / self.se_ratio;
+                flops += 2 * (c * r + r * c);
+            }
+        }
+        flops += 2 * c * self.policy_channels * hw + 2 * self.policy_channels * hw * shape.actions;
+        let value_features = self.value_features(shape);
+        flops += 2 * c * self.value_channels * hw + 2 * value_features * self.value_hidden + 2 * self.value_hidden * 3;
+        if self.moves_left {
+            flops += 2 * value_features * self.value_hidden + 2 * self.value_hidden;
+        }
+        flops as u64
+    }
+
+    fn value_features(&self, shape: NetShape) -> i64 {
+        if self.global_pool { 2 * self.value_channels } else { self.value_channels * shape.squares() }
+    }
+}
+
+/// The heads' outputs for a batch.
+#[derive(Debug)]
+pub struct NetOutput {
+    /// `[N, actions]` policy logits over the whole action space (mask before the softmax).
+    pub policy: Tensor,
+    /// `[N, 3]` logits of win, draw, loss for the side to move.
+    pub wdl: Tensor,
+    /// `[N]` predicted plies to the end, when the network has that head.
+    pub moves_left: Option<Tensor>,
+}
+
+#[derive(Debug)]
+struct ResidualBlock {
+    conv1: nn::Conv2D,
+    norm1: nn::BatchNorm,
+    conv2: nn::Conv2D,
+    norm2: nn::BatchNorm,
+    gate: Option<(nn::Linear, nn::Linear)>,
+}
+
+impl ResidualBlock {
+    fn new(p: &nn::Path, c: i64, cfg: &NetworkConfig) -> Self {
+        let gate = cfg.squeeze_excitation.then(|| {
+            let r = c / cfg.se_ratio;
+            (nn::linear(p / "se1", c, r, Default::default()), nn::linear(p / "se2", r, c, Default::default()))
+        });
+        ResidualBlock {
+            conv1: conv3x3(p / "conv1", c, c),
+            norm1: nn::batch_norm2d(p / "norm1", c, Default::default()),
+            conv2: conv3x3(p / "conv2", c, c),
+            norm2: nn::batch_norm2d(p / "norm2", c, Default::default()),
+            gate,
+        }
+    }
+
+    fn forward_t(&self, x: &Tensor, train: bool) -> Tensor {
+        let mut y = x.apply(&self.conv1).apply_t(&self.norm1, train).relu().apply(&self.conv2).apply_t(&self.norm2, train);
+        if let Some((squeeze, excite)) = &self.gate {
+            let s = y.mean_dim(&[2i64, 3][..], false, Kind::Float).apply(squeeze).relu().apply(excite).sigmoid();
+            y = &y * s.unsqueeze(-1).unsqueeze(-1);
+        }
+        (y + x).relu()
+    }
+}
+
+fn conv3x3(p: nn::Path, cin: i64, cout: i64) -> nn::Conv2D {
+    nn::conv2d(p, cin, cout, 3, nn::ConvConfig { padding: 1, bias: false, ..Default::default() })
+}
+
+fn conv1x1(p: nn::Path, cin: i64, cout: i64) -> nn::Conv2D {
+    nn::conv2d(p, cin, cout, 1, nn::ConvConfig { bias: false, ..Default::default() })
+}
+
+/// The policy/value network. Its variables live in the `VarStore` it was built in.
+#[derive(Debug)]
+pub struct PolicyValueNet {
+    config: NetworkConfig,
+    shape: NetShape,
+    stem: nn::Conv2D,
+    stem_norm: nn::BatchNorm,
+    blocks: Vec<ResidualBlock>,
+    policy_conv: nn::Conv2D,
+    policy_norm: nn::BatchNorm,
+    policy_fc: nn::Linear,
+    value_conv: nn::Conv2D,
+    value_norm: nn::BatchNorm,
+    value_fc1: nn::Linear,
+    value_fc2: nn::Linear,
+    moves_left: Option<(nn::Linear, nn::Linear)>,
+}
+
+impl PolicyValueNet {
+    /// Builds the network's layers under `root` (panics only on an invalid config; call
+    /// [`NetworkConfig::validate`] on user input first).
+    pub fn new(root: &nn::Path, config: &NetworkConfig, shape: NetShape) -> Self {
+        config.validate().expect("network config validated by the caller");
+        let c = config.channels;
+        let features = config.value_features(shape);
+        PolicyValueNet {
+            stem: conv3x3(root / "stem", shape.planes, c),
+            stem_norm: nn::batch_norm2d(root / "stem_norm", c, Default::default()),
+            blocks: (0..config.blocks).map(|i| ResidualBlock::new(&(root / format!("block{i}")), c, config)).collect(),
+            policy_conv: conv1x1(root / "policy_conv", c, config.policy_channels),
+            policy_norm: nn::batch_norm2d(root / "policy_norm", config.policy_channels, Default::default()),
+            policy_fc: nn::linear(
+                root / "policy_fc",
+                config.policy_channels * shape.squares(),
+                shape.actions,
+                Default::default(),
+            ),
+            value_conv: conv1x1(root / "value_conv", c, config.value_channels),
+            value_norm: nn::batch_norm2d(root / "value_norm", config.value_channels, Default::default()),
+            value_fc1: nn::linear(root / "value_fc1", features, config.value_hidden, Default::default()),
+            value_fc2: nn::linear(root / "value_fc2", config.value_hidden, 3, Default::default()),
+            moves_left: config.moves_left.then(|| {
+                (
+                    nn::linear(root / "moves_left_fc1", features, config.value_hidden, Default::default()),
+                    nn::linear(root / "moves_left_fc2", config.value_hidden, 1, Default::default()),
+                )
+            }),
+            config: config.clone(),
+            shape,
+        }
+    }
+
+    pub fn config(&self) -> &NetworkConfig {
+        &self.config
+    }
+
+    pub fn shape(&self) -> NetShape {
+        self.shape
+    }
+
+    /// Runs the network on `[N, planes, height, width]` inputs.
+    pub fn forward(&self, input: &Tensor, train: bool) -> NetOutput {
+        let mut x = input.apply(&self.stem).apply_t(&self.stem_norm, train).relu();
+        for block in &self.blocks {
+            x = block.forward_t(&x, train);
+        }
+        let policy = x.apply(&self.policy_conv).apply_t(&self.policy_norm, train).relu().flatten(1, -1).apply(&self.policy_fc);
+        let v = x.apply(&self.value_conv).apply_t(&self.value_norm, train).relu();
+        let features = if self.config.global_pool {
+            let mean = v.mean_dim(&[2i64, 3][..], false, Kind::Float);
+            let max = v.flatten(2, -1).amax(&[2i64][..], false);
+            Tensor::cat(&[mean, max], 1)
+        } else {
+            v.flatten(1, -1)
+        };
+        let wdl = features.apply(&self.value_fc1).relu().apply(&self.value_fc2);
+        let moves_left = self.moves_left.as_ref().map(|(fc1, fc2)| features.apply(fc1).relu().apply(fc2).softplus().squeeze_dim(1));
+        NetOutput { policy, wdl, moves_left }
+    }
+}
+
+impl ModuleT for PolicyValueNet {
+    /// The policy logits and the win/draw/loss logits concatenated, `[N, actions + 3]`: one tensor, as
+    /// TorchScript tracing needs.
+    fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
+        let out = self.forward(xs, train);
+        Tensor::cat(&[out.policy, out.wdl], 1)
+    }
+}
