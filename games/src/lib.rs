@@ -16,9 +16,12 @@
 //! `docs/adding-a-game.md`.
 
 mod action_list;
+pub mod baghchal;
 pub mod checks;
 mod common;
+mod grid;
 pub mod registry;
+pub mod tours;
 pub mod zobrist;
 
 pub use action_list::ActionList;

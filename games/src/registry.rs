@@ -7,7 +7,7 @@
 use crate::Game;
 
 /// The names of every registered game, as accepted by [`dispatch`].
-pub const GAME_NAMES: &[&str] = &[];
+pub const GAME_NAMES: &[&str] = &["baghchal", "tours"];
 
 /// Code that is generic over the game, run for the game named at run time.
 pub trait GameVisitor {
@@ -24,8 +24,9 @@ pub struct UnknownGame {
 
 /// Runs `visitor` with the game type registered under `name`.
 pub fn dispatch<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, UnknownGame> {
-    #[allow(clippy::match_single_binding)]
     match name {
+        "baghchal" => Ok(visitor.visit::<crate::baghchal::BaghChal>()),
+        "tours" => Ok(visitor.visit::<crate::tours::Tours>()),
         _ => {
             let _ = visitor;
             Err(UnknownGame { name: name.to_string() })
