@@ -16,7 +16,9 @@ fn game(position: &str) -> BaghChal {
 
 fn play_all(game: &mut BaghChal, moves: &[&str]) {
     for text in moves {
-        let mv = game.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}\n{}", game.render()));
+        let mv = game
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}\n{}", game.render()));
         game.play(&mv);
     }
 }
@@ -29,13 +31,33 @@ fn perft_from_the_start() {
     assert_eq!([1, 2, 3].map(|d| perft(&start, d)), [21, 252, 5052]);
 }
 
+/// Regression numbers from this implementation (no outside reference exists for these positions).
+#[test]
+fn perft_mid_game() {
+    let rules = BaghChal::without_draw_rules(&BaghChalRules::default());
+    let placement =
+        BaghChal::from_position(&rules, "T.G.T/.T.../G...G/.G..T/.G.G. g 13 1").unwrap();
+    assert_eq!(
+        [1, 2, 3, 4].map(|d| perft(&placement, d)),
+        [15, 186, 2622, 30482]
+    );
+    let movement = BaghChal::from_position(&rules, "GGGGT/..T.G/.GGTG/TGGGG/GG.GG g 0 4").unwrap();
+    assert_eq!(
+        [1, 2, 3, 4, 5].map(|d| perft(&movement, d)),
+        [18, 98, 1260, 7032, 76770]
+    );
+}
+
 #[test]
 fn tigers_win_at_the_fifth_capture() {
     let mut g = game("T...T/...../...../G..../T...T t 15 4");
     assert_eq!(g.outcome(), None);
     play_all(&mut g, &["a1xa3"]);
     assert_eq!(g.goats_captured(), 5);
-    assert_eq!(g.outcome(), Some(Outcome::win(Player::Second, EndReason::CaptureTarget)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Player::Second, EndReason::CaptureTarget))
+    );
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     assert!(moves.is_empty());
@@ -44,7 +66,10 @@ fn tigers_win_at_the_fifth_capture() {
 #[test]
 fn goats_win_by_blocking_every_tiger() {
     let blocked = game("TGGGT/GG.GG/G.G.G/GG.GG/TGGGT t 0 3");
-    assert_eq!(blocked.outcome(), Some(Outcome::win(Player::First, EndReason::NoLegalMove)));
+    assert_eq!(
+        blocked.outcome(),
+        Some(Outcome::win(Player::First, EndReason::NoLegalMove))
+    );
     // One goat short on c1: the a1 tiger jumps b1.
     let open = game("TGGGT/GG.GG/G.G.G/GG.GG/TG.GT t 0 4");
     assert_eq!(open.outcome(), None);
@@ -76,7 +101,10 @@ fn goats_lose_on_repetition_variant() {
     assert_eq!(r.repetition, RepetitionRule::GoatsLose);
     let mut g = BaghChal::from_position(&r, CYCLE_START).unwrap();
     play_all(&mut g, &CYCLE);
-    assert_eq!(g.outcome(), Some(Outcome::win(Player::Second, EndReason::RepetitionLoss)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Player::Second, EndReason::RepetitionLoss))
+    );
     // The tigers may still not repeat.
     let mut g = BaghChal::from_position(&r, "TGGGT/GGGGG/GG.GG/G...G/TG.GT g 0 4").unwrap();
     play_all(&mut g, &["c4-c3", "a1-b2", "c3-c4"]);
@@ -111,9 +139,15 @@ fn the_placement_phase_ends_after_twenty_placements_even_after_captures() {
         g.legal_moves(&mut moves);
         // Goats place on the first free point; tigers capture whenever they can, twice.
         let mv = if g.to_move() == Player::Second && g.goats_captured() < 2 {
-            *moves.iter().find(|m| g.format_move(m).contains('x')).unwrap_or(&moves[0])
+            *moves
+                .iter()
+                .find(|m| g.format_move(m).contains('x'))
+                .unwrap_or(&moves[0])
         } else if g.to_move() == Player::Second {
-            *moves.iter().find(|m| !g.format_move(m).contains('x')).unwrap_or(&moves[0])
+            *moves
+                .iter()
+                .find(|m| !g.format_move(m).contains('x'))
+                .unwrap_or(&moves[0])
         } else {
             placements += 1;
             moves[0]
@@ -121,7 +155,10 @@ fn the_placement_phase_ends_after_twenty_placements_even_after_captures() {
         g.play(&mv);
     }
     assert_eq!(placements, 20);
-    assert!(g.goats_captured() > 0, "the test wants captures during placement");
+    assert!(
+        g.goats_captured() > 0,
+        "the test wants captures during placement"
+    );
     assert_eq!(g.goats_in_hand(), 0);
     assert_eq!(g.goat_points().count_ones() + g.goats_captured(), 20);
     if g.to_move() == Player::Second {
@@ -130,7 +167,10 @@ fn the_placement_phase_ends_after_twenty_placements_even_after_captures() {
         g.play(&mv);
     }
     g.legal_moves(&mut moves);
-    assert!(moves.iter().all(|m| g.format_move(m).contains('-')), "goats now step");
+    assert!(
+        moves.iter().all(|m| g.format_move(m).contains('-')),
+        "goats now step"
+    );
 }
 
 #[test]
@@ -161,7 +201,11 @@ fn rules_round_trip_and_unknown_options_are_refused() {
         let described = BaghChal::describe_rules(&r);
         assert_eq!(BaghChal::parse_rules(None, &described).unwrap(), r);
     }
-    let err = |v: Option<&str>, o: &str| BaghChal::parse_rules(v, &[o.to_string()]).unwrap_err().to_string();
+    let err = |v: Option<&str>, o: &str| {
+        BaghChal::parse_rules(v, &[o.to_string()])
+            .unwrap_err()
+            .to_string()
+    };
     assert!(err(None, "speed=3").contains("speed"));
     assert!(err(None, "max-plies=-1").contains("max-plies"));
     assert!(err(None, "repetition=sometimes").contains("sometimes"));
@@ -189,12 +233,19 @@ fn bad_positions_name_the_token_and_the_reason() {
     ];
     for (text, why) in cases {
         match BaghChal::from_position(&r, text) {
-            Err(e @ NotationError::Position { .. }) => assert!(e.to_string().contains(why), "{text}: {e}"),
+            Err(e @ NotationError::Position { .. }) => {
+                assert!(e.to_string().contains(why), "{text}: {e}")
+            }
             other => panic!("{text}: {other:?}"),
         }
     }
     // Digits stand for empty runs.
-    assert_eq!(BaghChal::from_position(&r, "T3T/5/5/5/T3T g 20 0").unwrap().position(), "T...T/...../...../...../T...T g 20 0");
+    assert_eq!(
+        BaghChal::from_position(&r, "T3T/5/5/5/T3T g 20 0")
+            .unwrap()
+            .position(),
+        "T...T/...../...../...../T...T g 20 0"
+    );
 }
 
 #[test]
@@ -211,7 +262,12 @@ fn illegal_moves_say_why() {
         assert!(e.to_string().contains(why), "{text}: {e}");
     }
     let g = game("T...T/...../...../G..../T...T t 15 4");
-    for (text, why) in [("a1xa5", "occupied"), ("a1xb3", "no goat"), ("e1-e3", "not joined"), ("c3", "tigers do not")] {
+    for (text, why) in [
+        ("a1xa5", "occupied"),
+        ("a1xb3", "no goat"),
+        ("e1-e3", "not joined"),
+        ("c3", "tigers do not"),
+    ] {
         let e = g.parse_move(text).unwrap_err();
         assert!(e.to_string().contains(why), "{text}: {e}");
     }
@@ -235,7 +291,8 @@ fn playouts(rules: &BaghChalRules, count: u64, seed: u64) -> [u32; 7] {
     let mut reasons = [0; 7];
     for i in 0..count {
         let mut rng = CheckRng::new(seed + i);
-        let end = random_playout(BaghChal::start(rules), &mut rng, 1000, bagh_invariant).unwrap_or_else(|e| panic!("{e}"));
+        let end = random_playout(BaghChal::start(rules), &mut rng, 1000, bagh_invariant)
+            .unwrap_or_else(|e| panic!("{e}"));
         let outcome = end.outcome().expect("ended");
         reasons[outcome.reason as usize] += 1;
     }
@@ -245,7 +302,10 @@ fn playouts(rules: &BaghChalRules, count: u64, seed: u64) -> [u32; 7] {
 #[test]
 fn random_playouts_keep_the_invariants_default() {
     let reasons = playouts(&BaghChalRules::default(), 150, 1);
-    assert!(reasons[EndReason::CaptureTarget as usize] > 0, "{reasons:?}");
+    assert!(
+        reasons[EndReason::CaptureTarget as usize] > 0,
+        "{reasons:?}"
+    );
 }
 
 #[test]
@@ -260,7 +320,44 @@ fn random_playouts_keep_the_invariants_threefold() {
 
 #[test]
 fn random_playouts_keep_the_invariants_without_repetition_rule() {
-    playouts(&rules(None, &["repetition=off", "max-plies=120"]), 100, 3000);
+    playouts(
+        &rules(None, &["repetition=off", "max-plies=120"]),
+        100,
+        3000,
+    );
+}
+
+/// Random play from the start rarely reaches the movement phase; these games start there, crowded, so that the
+/// repetition rules and the ply cap decide some of them.
+#[test]
+fn random_playouts_in_the_movement_phase_for_every_repetition_rule() {
+    let mut seen = std::collections::HashSet::new();
+    for (i, repetition) in ["ban", "goats-lose-on-repetition", "threefold-draw", "off"]
+        .into_iter()
+        .enumerate()
+    {
+        let r = rules(None, &[&format!("repetition={repetition}"), "max-plies=60"]);
+        for start in [
+            "TGGGT/GGGGG/G.GGG/GGGGG/TGGGT g 0 0",
+            "TGGGT/G.GGG/GGGGG/GGG.G/TGGGT t 0 1",
+        ] {
+            for seed in 0..40 {
+                let mut rng = CheckRng::new(10_000 * i as u64 + seed);
+                let start = BaghChal::from_position(&r, start).unwrap();
+                let end = random_playout(start, &mut rng, 200, bagh_invariant)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                seen.insert(end.outcome().unwrap().reason);
+            }
+        }
+    }
+    for reason in [
+        EndReason::RepetitionLoss,
+        EndReason::PlyLimit,
+        EndReason::CaptureTarget,
+        EndReason::NoLegalMove,
+    ] {
+        assert!(seen.contains(&reason), "{reason} missing from {seen:?}");
+    }
 }
 
 #[test]

@@ -21,7 +21,9 @@ fn compound(position: &str) -> Tours {
 
 fn after(mut g: Tours, moves: &[&str]) -> Tours {
     for text in moves {
-        let mv = g.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}\n{}", g.render()));
+        let mv = g
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}\n{}", g.render()));
         g.play(&mv);
     }
     g
@@ -48,6 +50,17 @@ fn perft_from_the_start() {
     assert_eq!(start.pawns(Player::Second), 15);
 }
 
+/// Regression numbers from this implementation beyond the two known ones (no outside reference exists).
+#[test]
+fn perft_regression_numbers() {
+    let r = Tours::without_draw_rules(&ToursRules::default());
+    assert_eq!(perft(&Tours::start(&r), 3), 1_553_956);
+    let mid = Tours::from_position(&r, Tours::BENCH_POSITIONS[1].0).unwrap();
+    assert_eq!([1, 2, 3].map(|d| perft(&mid, d)), [34, 2720, 85690]);
+    let compound = Tours::start(&Tours::without_draw_rules(&rules(Some("compound"), &[])));
+    assert_eq!([1, 2].map(|d| perft(&compound, d)), [606, 364_568]);
+}
+
 #[test]
 fn collapse_spreads_and_captures_the_top_pawn_at_distance_height() {
     let g = after(game("w a1:www d1:bb h8:b"), &["Ca1:e"]);
@@ -57,7 +70,10 @@ fn collapse_spreads_and_captures_the_top_pawn_at_distance_height() {
     assert_eq!(g.position(), "b a1:w b1:w c1:w e1:b h8:b");
     // The last lone enemy pawn taken: Black cannot move and loses.
     let g = after(game("w a1:www d1:b"), &["Ca1:e"]);
-    assert_eq!(g.outcome(), Some(Outcome::win(Player::First, EndReason::NoLegalMove)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Player::First, EndReason::NoLegalMove))
+    );
     assert_eq!(g.plies_without_capture(), 0);
 }
 
@@ -90,7 +106,10 @@ fn collapse_onto_own_pawns_builds_murets() {
         assert!(g.parse_move(ok).is_ok(), "{ok}");
     }
     // A muret spread onto a lone own pawn makes a new muret.
-    assert_eq!(after(g, &["Cb1:e"]).position(), "b a1:w b1:w c1:ww h7:b h8:b");
+    assert_eq!(
+        after(g, &["Cb1:e"]).position(),
+        "b a1:w b1:w c1:ww h7:b h8:b"
+    );
 }
 
 #[test]
@@ -110,9 +129,15 @@ fn form_rules() {
 #[test]
 fn a_side_without_moves_loses() {
     let g = game("w a1:w c1:w h8:bb");
-    assert_eq!(g.outcome(), Some(Outcome::win(Player::Second, EndReason::NoLegalMove)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Player::Second, EndReason::NoLegalMove))
+    );
     let g = game("b a1:w");
-    assert_eq!(g.outcome(), Some(Outcome::win(Player::First, EndReason::NoLegalMove)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Player::First, EndReason::NoLegalMove))
+    );
     // A tower blocked everywhere is no move either.
     let g = game("w a1:ww b1:b a2:b b2:b h8:b");
     assert_eq!(g.count_moves(), 0);
@@ -167,15 +192,32 @@ fn draw_rules() {
     }
     assert_eq!(g.outcome(), Some(Outcome::draw(EndReason::NoProgress)));
     let r = rules(None, &["no-capture-plies=0", "max-plies=3"]);
-    let g = after(Tours::from_position(&r, "w a1:ww h8:bb").unwrap(), &["Ca1:n", "Ch8:s", "Fa1-a2"]);
+    let g = after(
+        Tours::from_position(&r, "w a1:ww h8:bb").unwrap(),
+        &["Ca1:n", "Ch8:s", "Fa1-a2"],
+    );
     assert_eq!(g.outcome(), Some(Outcome::draw(EndReason::PlyLimit)));
     // Defaults and round trip of the rule options.
     let d = ToursRules::default();
-    assert_eq!((d.no_capture_plies, d.max_plies, d.compound), (100, 300, false));
-    for r in [d.clone(), rules(Some("compound"), &["max-plies=0"]), Tours::without_draw_rules(&d)] {
-        assert_eq!(Tours::parse_rules(None, &Tours::describe_rules(&r)).unwrap(), r);
+    assert_eq!(
+        (d.no_capture_plies, d.max_plies, d.compound),
+        (100, 300, false)
+    );
+    for r in [
+        d.clone(),
+        rules(Some("compound"), &["max-plies=0"]),
+        Tours::without_draw_rules(&d),
+    ] {
+        assert_eq!(
+            Tours::parse_rules(None, &Tours::describe_rules(&r)).unwrap(),
+            r
+        );
     }
-    let err = |v: Option<&str>, o: &str| Tours::parse_rules(v, &[o.to_string()]).unwrap_err().to_string();
+    let err = |v: Option<&str>, o: &str| {
+        Tours::parse_rules(v, &[o.to_string()])
+            .unwrap_err()
+            .to_string()
+    };
     assert!(err(None, "colour=red").contains("colour"));
     assert!(err(None, "compound=maybe").contains("maybe"));
     assert!(err(Some("baldwin"), "max-plies=3").contains("baldwin"));
@@ -199,7 +241,9 @@ fn bad_positions_name_the_token_and_the_reason() {
         ("w a1:w >a1", ">square:dir"),
     ] {
         match Tours::from_position(&r, text) {
-            Err(e @ NotationError::Position { .. }) => assert!(e.to_string().contains(why), "{text}: {e}"),
+            Err(e @ NotationError::Position { .. }) => {
+                assert!(e.to_string().contains(why), "{text}: {e}")
+            }
             other => panic!("{text}: {other:?}"),
         }
     }
@@ -216,8 +260,15 @@ fn tours_invariant(last: &mut (u32, u32)) -> impl FnMut(&Tours) -> Result<(), St
             return Err(format!("{}: a stack of two colours", g.position()));
         }
         let (before, ply) = *last;
-        if now > before || (g.ply() == ply + 1 && before - now > 1) || (g.ply() == ply && now != before) {
-            return Err(format!("{}: {before} pawns at ply {ply}, now {now} at ply {}", g.position(), g.ply()));
+        if now > before
+            || (g.ply() == ply + 1 && before - now > 1)
+            || (g.ply() == ply && now != before)
+        {
+            return Err(format!(
+                "{}: {before} pawns at ply {ply}, now {now} at ply {}",
+                g.position(),
+                g.ply()
+            ));
         }
         for s in 0..64 {
             if g.height(s) > 8 || (g.height(s) > 0) != g.owner(s).is_some() {
@@ -234,8 +285,13 @@ fn playouts(rules: &ToursRules, count: u64, seed: u64) -> [u32; 7] {
     for i in 0..count {
         let mut rng = CheckRng::new(seed + i);
         let mut last = (30, 0);
-        let end = random_playout(Tours::start(rules), &mut rng, 1000, tours_invariant(&mut last))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let end = random_playout(
+            Tours::start(rules),
+            &mut rng,
+            1000,
+            tours_invariant(&mut last),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         reasons[end.outcome().expect("ended").reason as usize] += 1;
     }
     reasons
@@ -243,13 +299,24 @@ fn playouts(rules: &ToursRules, count: u64, seed: u64) -> [u32; 7] {
 
 #[test]
 fn random_playouts_keep_the_invariants_default() {
-    let reasons = playouts(&rules(None, &["no-capture-plies=30", "max-plies=120"]), 120, 1);
-    assert!(reasons[EndReason::NoLegalMove as usize] + reasons[EndReason::NoProgress as usize] > 0, "{reasons:?}");
+    let reasons = playouts(
+        &rules(None, &["no-capture-plies=30", "max-plies=120"]),
+        120,
+        1,
+    );
+    assert!(
+        reasons[EndReason::NoLegalMove as usize] + reasons[EndReason::NoProgress as usize] > 0,
+        "{reasons:?}"
+    );
 }
 
 #[test]
 fn random_playouts_keep_the_invariants_compound() {
-    playouts(&rules(Some("compound"), &["no-capture-plies=30", "max-plies=120"]), 120, 500);
+    playouts(
+        &rules(Some("compound"), &["no-capture-plies=30", "max-plies=120"]),
+        120,
+        500,
+    );
 }
 
 #[test]

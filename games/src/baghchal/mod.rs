@@ -90,7 +90,10 @@ pub struct BaghChalRules {
 
 impl Default for BaghChalRules {
     fn default() -> Self {
-        BaghChalRules { repetition: RepetitionRule::Ban, max_plies: 250 }
+        BaghChalRules {
+            repetition: RepetitionRule::Ban,
+            max_plies: 250,
+        }
     }
 }
 
@@ -173,7 +176,11 @@ impl BaghChal {
         self.captured as u32
     }
     pub fn phase(&self) -> Phase {
-        if self.in_hand > 0 { Phase::Placement } else { Phase::Movement }
+        if self.in_hand > 0 {
+            Phase::Placement
+        } else {
+            Phase::Movement
+        }
     }
     /// How many times the current position has occurred in the history the repetition rule sees (1 = first
     /// time; 0 while the rule does not look, in the placement phase or with `repetition=off`).
@@ -184,7 +191,9 @@ impl BaghChal {
     /// Whether `mv` (legal or not) would recreate a position of the repetition history.
     pub fn would_repeat(&self, mv: &BaghChalMove) -> bool {
         match *mv {
-            BaghChalMove::Step { from, to } if self.in_hand == 0 => self.history.contains(&self.key_after_step(from, to)),
+            BaghChalMove::Step { from, to } if self.in_hand == 0 => {
+                self.history.contains(&self.key_after_step(from, to))
+            }
             _ => false,
         }
     }
@@ -196,8 +205,11 @@ impl BaghChal {
 
     fn key_after_step(&self, from: u8, to: u8) -> u64 {
         let flip = 1u32 << from | 1u32 << to;
-        let (tigers, goats) =
-            if self.tigers >> from & 1 != 0 { (self.tigers ^ flip, self.goats) } else { (self.tigers, self.goats ^ flip) };
+        let (tigers, goats) = if self.tigers >> from & 1 != 0 {
+            (self.tigers ^ flip, self.goats)
+        } else {
+            (self.tigers, self.goats ^ flip)
+        };
         pack(tigers, goats, self.side.other())
     }
 
@@ -237,7 +249,10 @@ impl BaghChal {
                 let ban = banned(true);
                 each_bit(self.goats, |from| {
                     for &to in &STEP[from as usize] {
-                        if to != NONE && empty >> to & 1 != 0 && !(ban && self.history.contains(&self.key_after_step(from, to))) {
+                        if to != NONE
+                            && empty >> to & 1 != 0
+                            && !(ban && self.history.contains(&self.key_after_step(from, to)))
+                        {
                             emit(BaghChalMove::Step { from, to });
                         }
                     }
@@ -280,8 +295,12 @@ impl BaghChal {
     fn action_of(mv: &BaghChalMove) -> Action {
         match *mv {
             BaghChalMove::Place(p) => p as Action,
-            BaghChalMove::Step { from, to } => (MOVE_BASE + (from as usize * 8 + direction(from, to, 1)) * 2) as Action,
-            BaghChalMove::Jump { from, to } => (MOVE_BASE + (from as usize * 8 + direction(from, to, 2)) * 2 + 1) as Action,
+            BaghChalMove::Step { from, to } => {
+                (MOVE_BASE + (from as usize * 8 + direction(from, to, 1)) * 2) as Action
+            }
+            BaghChalMove::Jump { from, to } => {
+                (MOVE_BASE + (from as usize * 8 + direction(from, to, 2)) * 2 + 1) as Action
+            }
         }
     }
 
@@ -293,14 +312,27 @@ impl BaghChal {
         let m = (a - MOVE_BASE) / 2;
         let (from, dir) = (m / 8, m % 8);
         if (a - MOVE_BASE) % 2 == 1 {
-            BaghChalMove::Jump { from: from as u8, to: JUMP[from][dir] }
+            BaghChalMove::Jump {
+                from: from as u8,
+                to: JUMP[from][dir],
+            }
         } else {
-            BaghChalMove::Step { from: from as u8, to: STEP[from][dir] }
+            BaghChalMove::Step {
+                from: from as u8,
+                to: STEP[from][dir],
+            }
         }
     }
 
     /// A position from its parts, with a fresh history (used by the parser and by symmetries).
-    fn assemble(rules: &BaghChalRules, tigers: u32, goats: u32, in_hand: u8, captured: u8, side: Player) -> Self {
+    fn assemble(
+        rules: &BaghChalRules,
+        tigers: u32,
+        goats: u32,
+        in_hand: u8,
+        captured: u8,
+        side: Player,
+    ) -> Self {
         let mut game = BaghChal {
             rules: rules.clone(),
             tigers,
@@ -328,7 +360,10 @@ impl BaghChal {
 /// The direction from `from` to `to`, `distance` steps apart on one line.
 fn direction(from: u8, to: u8, distance: u8) -> usize {
     let table = if distance == 1 { &STEP } else { &JUMP };
-    table[from as usize].iter().position(|&p| p == to).expect("moves follow lines")
+    table[from as usize]
+        .iter()
+        .position(|&p| p == to)
+        .expect("moves follow lines")
 }
 
 fn pack(tigers: u32, goats: u32, side: Player) -> u64 {
@@ -352,11 +387,11 @@ impl Game for BaghChal {
     const ACTION_SPACE: usize = MOVE_BASE + POINTS * 8 * 2;
     const SYMMETRIES: usize = SQUARE_SYMMETRIES;
     const BENCH_POSITIONS: &'static [(&'static str, u32)] = &[
-        ("start", 5),
-        // Placement phase, 8 goats in hand, one captured.
-        ("T.G.T/.GG../..G../.G.G./T...G g 8 1", 5),
-        // Movement phase, with the repetition ban consulting the history.
-        ("TGGGT/GG.GG/G.GGG/GGGGG/T.G.T g 0 2", 6),
+        ("start", 7),
+        // Placement phase, 13 goats in hand, one captured.
+        ("T.G.T/.T.../G...G/.G..T/.G.G. g 13 1", 8),
+        // Movement phase: the repetition ban consults the history.
+        ("GGGGT/..T.G/.GGTG/TGGGG/GG.GG g 0 4", 9),
     ];
 
     fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<BaghChalRules, RulesError> {
@@ -364,7 +399,10 @@ impl Game for BaghChal {
     }
 
     fn describe_rules(rules: &BaghChalRules) -> Vec<String> {
-        vec![format!("repetition={}", rules.repetition.as_str()), format!("max-plies={}", rules.max_plies)]
+        vec![
+            format!("repetition={}", rules.repetition.as_str()),
+            format!("max-plies={}", rules.max_plies),
+        ]
     }
 
     fn without_draw_rules(rules: &BaghChalRules) -> BaghChalRules {
@@ -372,11 +410,21 @@ impl Game for BaghChal {
             RepetitionRule::ThreefoldDraw => RepetitionRule::Off,
             other => other,
         };
-        BaghChalRules { repetition, max_plies: 0 }
+        BaghChalRules {
+            repetition,
+            max_plies: 0,
+        }
     }
 
     fn start(rules: &BaghChalRules) -> Self {
-        BaghChal::assemble(rules, 1 | 1 << 4 | 1 << 20 | 1 << 24, 0, GOATS, 0, Player::First)
+        BaghChal::assemble(
+            rules,
+            1 | 1 << 4 | 1 << 20 | 1 << 24,
+            0,
+            GOATS,
+            0,
+            Player::First,
+        )
     }
 
     fn from_position(rules: &BaghChalRules, position: &str) -> Result<Self, NotationError> {
@@ -488,7 +536,10 @@ impl Game for BaghChal {
         if self.in_hand == 0 && self.tracks_history() {
             let key = self.board_key();
             let earlier = self.history.iter().filter(|&&k| k == key).count();
-            if earlier > 0 && mover == Player::First && self.rules.repetition == RepetitionRule::GoatsLose {
+            if earlier > 0
+                && mover == Player::First
+                && self.rules.repetition == RepetitionRule::GoatsLose
+            {
                 self.decisive = Some(Outcome::win(Player::Second, EndReason::RepetitionLoss));
             }
             if earlier >= 2 && self.rules.repetition == RepetitionRule::ThreefoldDraw {
@@ -535,7 +586,11 @@ impl Game for BaghChal {
             return format!("place {}", point_name(a));
         }
         let m = (a - MOVE_BASE) / 2;
-        let kind = if (a - MOVE_BASE) % 2 == 1 { "jump" } else { "step" };
+        let kind = if (a - MOVE_BASE) % 2 == 1 {
+            "jump"
+        } else {
+            "step"
+        };
         format!("{kind} {} {}", point_name(m / 8), DIR_NAMES[m % 8])
     }
 

@@ -21,12 +21,20 @@ fn parse_point(text: &str) -> Option<u8> {
 }
 
 fn parse_repetition(value: &str) -> Option<RepetitionRule> {
-    [RepetitionRule::Ban, RepetitionRule::GoatsLose, RepetitionRule::ThreefoldDraw, RepetitionRule::Off]
-        .into_iter()
-        .find(|r| r.as_str() == value)
+    [
+        RepetitionRule::Ban,
+        RepetitionRule::GoatsLose,
+        RepetitionRule::ThreefoldDraw,
+        RepetitionRule::Off,
+    ]
+    .into_iter()
+    .find(|r| r.as_str() == value)
 }
 
-pub(super) fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<BaghChalRules, RulesError> {
+pub(super) fn parse_rules(
+    variant: Option<&str>,
+    options: &[String],
+) -> Result<BaghChalRules, RulesError> {
     let mut rules = BaghChalRules::default();
     match variant {
         None | Some("default") | Some("ban") => {}
@@ -46,19 +54,30 @@ pub(super) fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<B
                 rules.repetition = parse_repetition(&value).ok_or_else(|| RulesError::BadValue {
                     key: key.clone(),
                     value: value.clone(),
-                    reason: "expected ban, goats-lose-on-repetition, threefold-draw or off".to_string(),
+                    reason: "expected ban, goats-lose-on-repetition, threefold-draw or off"
+                        .to_string(),
                 })?
             }
             "max-plies" => rules.max_plies = parse_count(&key, &value)?,
             "goats-lose-on-repetition" | "threefold-draw" => {
-                let flagged = if key == "threefold-draw" { RepetitionRule::ThreefoldDraw } else { RepetitionRule::GoatsLose };
+                let flagged = if key == "threefold-draw" {
+                    RepetitionRule::ThreefoldDraw
+                } else {
+                    RepetitionRule::GoatsLose
+                };
                 if parse_bool(&key, &value)? {
                     rules.repetition = flagged;
                 } else if rules.repetition == flagged {
                     rules.repetition = RepetitionRule::Ban;
                 }
             }
-            _ => return Err(RulesError::UnknownOption { game: BaghChal::NAME, key, known: OPTIONS.to_string() }),
+            _ => {
+                return Err(RulesError::UnknownOption {
+                    game: BaghChal::NAME,
+                    key,
+                    known: OPTIONS.to_string(),
+                });
+            }
         }
     }
     Ok(rules)
@@ -78,7 +97,10 @@ pub(super) fn parse_position(rules: &BaghChalRules, text: &str) -> Result<BaghCh
     };
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 5 {
-        return Err(NotationError::position(board, format!("expected 5 ranks separated by /, found {}", ranks.len())));
+        return Err(NotationError::position(
+            board,
+            format!("expected 5 ranks separated by /, found {}", ranks.len()),
+        ));
     }
     let (mut tigers, mut goats) = (0u32, 0u32);
     for (i, rank_text) in ranks.iter().enumerate() {
@@ -96,7 +118,10 @@ pub(super) fn parse_position(rules: &BaghChalRules, text: &str) -> Result<BaghCh
                 }
             };
             if file + run > 5 {
-                return Err(NotationError::position(*rank_text, format!("rank {} is longer than 5 points", rank + 1)));
+                return Err(NotationError::position(
+                    *rank_text,
+                    format!("rank {} is longer than 5 points", rank + 1),
+                ));
             }
             let bit = 1u32 << (file + 5 * rank);
             match c {
@@ -107,24 +132,38 @@ pub(super) fn parse_position(rules: &BaghChalRules, text: &str) -> Result<BaghCh
             file += run;
         }
         if file != 5 {
-            return Err(NotationError::position(*rank_text, format!("rank {} has {file} points, not 5", rank + 1)));
+            return Err(NotationError::position(
+                *rank_text,
+                format!("rank {} has {file} points, not 5", rank + 1),
+            ));
         }
     }
     let side = match side {
         "g" => Player::First,
         "t" => Player::Second,
-        _ => return Err(NotationError::position(side, "side to move must be g (goats) or t (tigers)")),
+        _ => {
+            return Err(NotationError::position(
+                side,
+                "side to move must be g (goats) or t (tigers)",
+            ));
+        }
     };
     let count = |field: &str, what: &str| -> Result<u8, NotationError> {
         match field.parse::<u8>() {
             Ok(n) if n <= GOATS => Ok(n),
-            _ => Err(NotationError::position(field, format!("{what} must be a number from 0 to 20"))),
+            _ => Err(NotationError::position(
+                field,
+                format!("{what} must be a number from 0 to 20"),
+            )),
         }
     };
     let in_hand = count(in_hand, "goats in hand")?;
     let captured = count(captured, "goats captured")?;
     if tigers.count_ones() != 4 {
-        return Err(NotationError::position(board, format!("{} tigers on the board, expected 4", tigers.count_ones())));
+        return Err(NotationError::position(
+            board,
+            format!("{} tigers on the board, expected 4", tigers.count_ones()),
+        ));
     }
     let total = goats.count_ones() + in_hand as u32 + captured as u32;
     if total != GOATS as u32 {
@@ -137,12 +176,20 @@ pub(super) fn parse_position(rules: &BaghChalRules, text: &str) -> Result<BaghCh
         ));
     }
     if captured > 5 {
-        return Err(NotationError::position(text, "more than 5 goats captured: the game ends at the 5th capture"));
+        return Err(NotationError::position(
+            text,
+            "more than 5 goats captured: the game ends at the 5th capture",
+        ));
     }
     if in_hand == GOATS && side == Player::Second {
-        return Err(NotationError::position(text, "tigers to move before any goat was placed: goats move first"));
+        return Err(NotationError::position(
+            text,
+            "tigers to move before any goat was placed: goats move first",
+        ));
     }
-    Ok(BaghChal::assemble(rules, tigers, goats, in_hand, captured, side))
+    Ok(BaghChal::assemble(
+        rules, tigers, goats, in_hand, captured, side,
+    ))
 }
 
 pub(super) fn format_position(game: &BaghChal) -> String {
@@ -192,23 +239,36 @@ pub(super) fn render(game: &BaghChal) -> String {
 pub(super) fn format_move(mv: &BaghChalMove) -> String {
     match *mv {
         BaghChalMove::Place(p) => point_name(p as usize),
-        BaghChalMove::Step { from, to } => format!("{}-{}", point_name(from as usize), point_name(to as usize)),
-        BaghChalMove::Jump { from, to } => format!("{}x{}", point_name(from as usize), point_name(to as usize)),
+        BaghChalMove::Step { from, to } => {
+            format!("{}-{}", point_name(from as usize), point_name(to as usize))
+        }
+        BaghChalMove::Jump { from, to } => {
+            format!("{}x{}", point_name(from as usize), point_name(to as usize))
+        }
     }
 }
 
 pub(super) fn parse_move(game: &BaghChal, text: &str) -> Result<BaghChalMove, NotationError> {
     let token = text.trim();
     let bad = |reason: &str| NotationError::bad_move(token, reason);
-    let point = |s: &str| parse_point(s).ok_or_else(|| bad(&format!("{s:?} is not a point a1..e5")));
+    let point =
+        |s: &str| parse_point(s).ok_or_else(|| bad(&format!("{s:?} is not a point a1..e5")));
     let mv = if let Some((from, to)) = token.split_once('-') {
-        BaghChalMove::Step { from: point(from)?, to: point(to)? }
+        BaghChalMove::Step {
+            from: point(from)?,
+            to: point(to)?,
+        }
     } else if let Some((from, to)) = token.split_once(['x', ':']) {
-        BaghChalMove::Jump { from: point(from)?, to: point(to)? }
+        BaghChalMove::Jump {
+            from: point(from)?,
+            to: point(to)?,
+        }
     } else if token.len() == 2 {
         BaghChalMove::Place(point(token)?)
     } else {
-        return Err(bad("expected a placement (c3), a step (a1-b2) or a capture (a1xc3)"));
+        return Err(bad(
+            "expected a placement (c3), a step (a1-b2) or a capture (a1xc3)",
+        ));
     };
     if let Some(outcome) = game.outcome() {
         return Err(bad(&format!("the game is over ({})", outcome.reason)));
@@ -223,7 +283,9 @@ pub(super) fn parse_move(game: &BaghChal, text: &str) -> Result<BaghChalMove, No
         BaghChalMove::Place(_) if game.side == Player::Second => "tigers do not place",
         BaghChalMove::Place(_) if game.in_hand == 0 => "no goat left in hand",
         BaghChalMove::Place(p) if empty >> p & 1 == 0 => "the point is occupied",
-        BaghChalMove::Step { .. } | BaghChalMove::Jump { .. } if game.side == Player::First && game.in_hand > 0 => {
+        BaghChalMove::Step { .. } | BaghChalMove::Jump { .. }
+            if game.side == Player::First && game.in_hand > 0 =>
+        {
             "goats must place while any remain in hand"
         }
         BaghChalMove::Step { from, .. } | BaghChalMove::Jump { from, .. }
@@ -235,7 +297,9 @@ pub(super) fn parse_move(game: &BaghChal, text: &str) -> Result<BaghChalMove, No
         BaghChalMove::Step { to, .. } | BaghChalMove::Jump { to, .. } if empty >> to & 1 == 0 => {
             "the target point is occupied"
         }
-        BaghChalMove::Step { .. } if game.would_repeat(&mv) => "it would repeat an earlier position",
+        BaghChalMove::Step { .. } if game.would_repeat(&mv) => {
+            "it would repeat an earlier position"
+        }
         BaghChalMove::Step { .. } => "the points are not joined by a line",
         BaghChalMove::Jump { .. } if game.side == Player::First => "goats do not capture",
         BaghChalMove::Jump { .. } => "no goat to jump on a straight line between the points",

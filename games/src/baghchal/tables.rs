@@ -12,7 +12,7 @@ pub(crate) const ALL_POINTS: u32 = (1 << POINTS) - 1;
 
 /// Whether diagonal lines pass through a point: file + rank even.
 pub(crate) const fn has_diagonals(point: usize) -> bool {
-    (point % 5 + point / 5) % 2 == 0
+    (point % 5 + point / 5) & 1 == 0
 }
 
 const fn neighbour(point: usize, dir: usize) -> u8 {
@@ -104,7 +104,7 @@ pub(crate) fn map_points(sym: usize, set: u32) -> u32 {
     out
 }
 
-const KEYS: [u64; 2 * POINTS + 1 + 21 + 21] = zobrist::keys(0xBA6C_4A1_0000_0001);
+const KEYS: [u64; 2 * POINTS + 1 + 21 + 21] = zobrist::keys(0x0BA6_C4A1_0000_0001);
 /// Key of a tiger on a point.
 pub(crate) const fn tiger_key(point: usize) -> u64 {
     KEYS[point]
@@ -130,7 +130,10 @@ mod tests {
 
     #[test]
     fn the_board_has_56_lines_and_13_diagonal_points() {
-        let directed: usize = STEP.iter().map(|row| row.iter().filter(|&&p| p != NONE).count()).sum();
+        let directed: usize = STEP
+            .iter()
+            .map(|row| row.iter().filter(|&&p| p != NONE).count())
+            .sum();
         assert_eq!(directed / 2, 56);
         assert_eq!((0..POINTS).filter(|&p| has_diagonals(p)).count(), 13);
         // A corner tiger can jump along three lines: two edges and the long diagonal.
@@ -146,7 +149,11 @@ mod tests {
                 for d in 0..8 {
                     let q = STEP[p][d];
                     let image = STEP[POINT_IMAGE[s][p] as usize][DIR_IMAGE[s][d] as usize];
-                    let expected = if q == NONE { NONE } else { POINT_IMAGE[s][q as usize] };
+                    let expected = if q == NONE {
+                        NONE
+                    } else {
+                        POINT_IMAGE[s][q as usize]
+                    };
                     assert_eq!(image, expected);
                 }
             }

@@ -65,7 +65,11 @@ pub struct ToursRules {
 
 impl Default for ToursRules {
     fn default() -> Self {
-        ToursRules { compound: false, no_capture_plies: 100, max_plies: 300 }
+        ToursRules {
+            compound: false,
+            no_capture_plies: 100,
+            max_plies: 300,
+        }
     }
 }
 
@@ -77,7 +81,12 @@ pub enum ToursMove {
     /// Spread the stack on `square` along `dir`.
     Collapse { square: u8, dir: u8 },
     /// The compound variant's turn: the FORM, then the collapse of the new tower along `collapse_dir`.
-    Compound { base: u8, dir: u8, len: u8, collapse_dir: u8 },
+    Compound {
+        base: u8,
+        dir: u8,
+        len: u8,
+        collapse_dir: u8,
+    },
 }
 
 /// A Tours game in progress.
@@ -161,7 +170,11 @@ impl Tours {
     }
 
     fn compute_hash(&self) -> u64 {
-        let mut h = if self.side == Player::Second { tables::BLACK_TO_MOVE_KEY } else { 0 };
+        let mut h = if self.side == Player::Second {
+            tables::BLACK_TO_MOVE_KEY
+        } else {
+            0
+        };
         for c in 0..2 {
             let mut set = self.occupied[c];
             while set != 0 {
@@ -199,7 +212,7 @@ impl Tours {
         while bases != 0 {
             let base = bases.trailing_zeros() as u8;
             bases &= bases - 1;
-            for dir in 0..8 {
+            (0..8).for_each(|dir| {
                 let (mut at, mut len) = (base, 1);
                 loop {
                     at = NEXT[at as usize][dir];
@@ -209,7 +222,7 @@ impl Tours {
                     len += 1;
                     emit(base, dir, len);
                 }
-            }
+            });
         }
     }
 
@@ -218,8 +231,13 @@ impl Tours {
     fn for_each_move(&self, mut emit: impl FnMut(ToursMove)) {
         if let Some((square, back)) = self.pending {
             for dir in 0..8 {
-                if dir != back as usize && self.collapse_ok(square, dir, self.height[square as usize]) {
-                    emit(ToursMove::Collapse { square, dir: dir as u8 });
+                if dir != back as usize
+                    && self.collapse_ok(square, dir, self.height[square as usize])
+                {
+                    emit(ToursMove::Collapse {
+                        square,
+                        dir: dir as u8,
+                    });
                 }
             }
             return;
@@ -228,13 +246,24 @@ impl Tours {
             self.for_each_form(|base, dir, len| {
                 for collapse_dir in 0..8 {
                     if collapse_dir != dir && self.collapse_ok(base, collapse_dir, len) {
-                        emit(ToursMove::Compound { base, dir: dir as u8, len, collapse_dir: collapse_dir as u8 });
+                        emit(ToursMove::Compound {
+                            base,
+                            dir: dir as u8,
+                            len,
+                            collapse_dir: collapse_dir as u8,
+                        });
                     }
                 }
             });
             return;
         }
-        self.for_each_form(|base, dir, len| emit(ToursMove::Form { base, dir: dir as u8, len }));
+        self.for_each_form(|base, dir, len| {
+            emit(ToursMove::Form {
+                base,
+                dir: dir as u8,
+                len,
+            })
+        });
         self.for_each_collapse(|square, dir| emit(ToursMove::Collapse { square, dir }));
     }
 
@@ -331,7 +360,11 @@ impl Tours {
         self.side = self.side.other();
         self.hash ^= tables::BLACK_TO_MOVE_KEY;
         self.ply += 1;
-        self.plies_without_capture = if captured { 0 } else { self.plies_without_capture + 1 };
+        self.plies_without_capture = if captured {
+            0
+        } else {
+            self.plies_without_capture + 1
+        };
         let rules = &self.rules;
         if rules.no_capture_plies > 0 && self.plies_without_capture >= rules.no_capture_plies {
             self.draw = Some(Outcome::draw(EndReason::NoProgress));
@@ -351,7 +384,11 @@ impl Tours {
             ply: 0,
             plies_without_capture: 0,
             pending: None,
-            hash: if side == Player::Second { tables::BLACK_TO_MOVE_KEY } else { 0 },
+            hash: if side == Player::Second {
+                tables::BLACK_TO_MOVE_KEY
+            } else {
+                0
+            },
             draw: None,
         }
     }
@@ -365,10 +402,13 @@ impl Game for Tours {
     const ACTION_SPACE: usize = FORM_ACTIONS + SQUARES * 8;
     const SYMMETRIES: usize = SQUARE_SYMMETRIES;
     const BENCH_POSITIONS: &'static [(&'static str, u32)] = &[
-        ("start", 4),
-        ("w a1:w b1:ww e1:w a2:w c2:w d2:w f2:b a3:w c3:www e3:w b4:w d5:b f5:bb g5:b e6:b g6:b h6:b e7:b f7:b g7:b \
-          h7:b f8:b g8:b",
-            4),
+        ("start", 5),
+        // After 20 random plies: stacks of both colours, no contact yet.
+        (
+            "w a1:w b1:ww e1:w a2:w b2:ww d2:w a3:ww b3:w a4:w c4:w h4:b a5:w d5:w g5:b h5:b f6:bb g6:b h6:b e7:b \
+          g7:b h7:b e8:b f8:b g8:b h8:b",
+            5,
+        ),
     ];
 
     fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<ToursRules, RulesError> {
@@ -384,7 +424,11 @@ impl Game for Tours {
     }
 
     fn without_draw_rules(rules: &ToursRules) -> ToursRules {
-        ToursRules { no_capture_plies: 0, max_plies: 0, ..rules.clone() }
+        ToursRules {
+            no_capture_plies: 0,
+            max_plies: 0,
+            ..rules.clone()
+        }
     }
 
     fn start(rules: &ToursRules) -> Self {
@@ -471,7 +515,12 @@ impl Game for Tours {
         match *mv {
             ToursMove::Form { base, dir, len } => self.play_form(base, dir, len),
             ToursMove::Collapse { square, dir } => self.play_collapse(square, dir),
-            ToursMove::Compound { base, dir, len, collapse_dir } => {
+            ToursMove::Compound {
+                base,
+                dir,
+                len,
+                collapse_dir,
+            } => {
                 self.play_form(base, dir, len);
                 self.play_collapse(base, collapse_dir);
             }
@@ -525,7 +574,12 @@ impl Game for Tours {
         match *mv {
             ToursMove::Form { base, dir, len } => out.push(Self::form_action(base, dir, len)),
             ToursMove::Collapse { square, dir } => out.push(Self::collapse_action(square, dir)),
-            ToursMove::Compound { base, dir, len, collapse_dir } => {
+            ToursMove::Compound {
+                base,
+                dir,
+                len,
+                collapse_dir,
+            } => {
                 out.push(Self::form_action(base, dir, len));
                 out.push(Self::collapse_action(base, collapse_dir));
             }
@@ -553,7 +607,10 @@ impl Game for Tours {
             image.height[tables::SQUARE_IMAGE[sym][s] as usize] = self.height[s];
         }
         image.pending = self.pending.map(|(s, d)| {
-            (tables::SQUARE_IMAGE[sym][s as usize], tables::DIR_IMAGE[sym][d as usize])
+            (
+                tables::SQUARE_IMAGE[sym][s as usize],
+                tables::DIR_IMAGE[sym][d as usize],
+            )
         });
         image.hash = image.compute_hash();
         image
@@ -568,7 +625,10 @@ impl Game for Tours {
             Self::form_action(base, dir, len as u8)
         } else {
             let c = a - FORM_ACTIONS;
-            Self::collapse_action(tables::SQUARE_IMAGE[sym][c / 8], tables::DIR_IMAGE[sym][c % 8])
+            Self::collapse_action(
+                tables::SQUARE_IMAGE[sym][c / 8],
+                tables::DIR_IMAGE[sym][c % 8],
+            )
         }
     }
 }

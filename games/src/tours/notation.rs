@@ -19,7 +19,10 @@ fn parse_square(text: &str) -> Option<u8> {
     }
 }
 
-pub(super) fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<ToursRules, RulesError> {
+pub(super) fn parse_rules(
+    variant: Option<&str>,
+    options: &[String],
+) -> Result<ToursRules, RulesError> {
     let mut rules = ToursRules::default();
     match variant {
         None | Some("default") => {}
@@ -58,32 +61,59 @@ pub(super) fn parse_position(rules: &ToursRules, text: &str) -> Result<Tours, No
     let side = match tokens.next() {
         Some("w") => Player::First,
         Some("b") => Player::Second,
-        Some(other) => return Err(NotationError::position(other, "side to move must be w or b")),
-        None => return Err(NotationError::position(text, "empty position: expected the side to move, w or b")),
+        Some(other) => {
+            return Err(NotationError::position(
+                other,
+                "side to move must be w or b",
+            ));
+        }
+        None => {
+            return Err(NotationError::position(
+                text,
+                "empty position: expected the side to move, w or b",
+            ));
+        }
     };
     let mut game = Tours::empty(rules, side);
     let mut pending = None;
     for token in tokens {
         if pending.is_some() {
-            return Err(NotationError::position(token, "nothing may follow the pending collapse"));
+            return Err(NotationError::position(
+                token,
+                "nothing may follow the pending collapse",
+            ));
         }
         if let Some(rest) = token.strip_prefix('>') {
             let (square, dir) = rest
                 .split_once(':')
                 .and_then(|(s, d)| Some((parse_square(s)?, parse_dir(d)?)))
-                .ok_or_else(|| NotationError::position(token, "expected a pending collapse as >square:dir, like >a1:n"))?;
+                .ok_or_else(|| {
+                    NotationError::position(
+                        token,
+                        "expected a pending collapse as >square:dir, like >a1:n",
+                    )
+                })?;
             pending = Some((token, square, dir));
             continue;
         }
         let Some((square_text, stack)) = token.split_once(':') else {
-            return Err(NotationError::position(token, "expected square:stack, like a1:ww"));
+            return Err(NotationError::position(
+                token,
+                "expected square:stack, like a1:ww",
+            ));
         };
-        let square = parse_square(square_text)
-            .ok_or_else(|| NotationError::position(token, format!("{square_text:?} is not a square a1..h8")))?;
+        let square = parse_square(square_text).ok_or_else(|| {
+            NotationError::position(token, format!("{square_text:?} is not a square a1..h8"))
+        })?;
         let colour = match stack.as_bytes().first() {
             Some(b'w') => 0,
             Some(b'b') => 1,
-            _ => return Err(NotationError::position(token, "a stack is written with w or b per pawn, like www")),
+            _ => {
+                return Err(NotationError::position(
+                    token,
+                    "a stack is written with w or b per pawn, like www",
+                ));
+            }
         };
         if stack.bytes().any(|b| b != b"wb"[colour]) {
             return Err(if stack.bytes().all(|b| b == b'w' || b == b'b') {
@@ -93,10 +123,16 @@ pub(super) fn parse_position(rules: &ToursRules, text: &str) -> Result<Tours, No
             });
         }
         if stack.len() > MAX_HEIGHT {
-            return Err(NotationError::position(token, format!("a stack of {} pawns: at most 8", stack.len())));
+            return Err(NotationError::position(
+                token,
+                format!("a stack of {} pawns: at most 8", stack.len()),
+            ));
         }
         if game.height[square as usize] != 0 {
-            return Err(NotationError::position(token, format!("square {square_text} given twice")));
+            return Err(NotationError::position(
+                token,
+                format!("square {square_text} given twice"),
+            ));
         }
         game.set_square(square as usize, colour, stack.len() as u8);
     }
@@ -104,22 +140,35 @@ pub(super) fn parse_position(rules: &ToursRules, text: &str) -> Result<Tours, No
         if game.pawns(player) > PAWNS_PER_SIDE {
             return Err(NotationError::position(
                 text,
-                format!("{} {} pawns: each side has 15", game.pawns(player), Tours::player_name(player)),
+                format!(
+                    "{} {} pawns: each side has 15",
+                    game.pawns(player),
+                    Tours::player_name(player)
+                ),
             ));
         }
     }
     if let Some((token, square, dir)) = pending {
         if !rules.compound {
-            return Err(NotationError::position(token, "a pending collapse exists only in the compound variant"));
+            return Err(NotationError::position(
+                token,
+                "a pending collapse exists only in the compound variant",
+            ));
         }
         let height = game.height[square as usize];
         if game.owner(square as usize) != Some(side) || height < 2 {
-            return Err(NotationError::position(token, "the pending square must hold a tower of the side to move"));
+            return Err(NotationError::position(
+                token,
+                "the pending square must hold a tower of the side to move",
+            ));
         }
         game.pending = Some((square, dir as u8));
         game.hash ^= super::tables::pending_key(square as usize, dir);
         if !(0..8).any(|c| c != dir && game.collapse_ok(square, c, height)) {
-            return Err(NotationError::position(token, "the pending tower cannot collapse in any allowed direction"));
+            return Err(NotationError::position(
+                token,
+                "the pending tower cannot collapse in any allowed direction",
+            ));
         }
     }
     Ok(game)
@@ -130,11 +179,19 @@ pub(super) fn format_position(game: &Tours) -> String {
     for s in 0..SQUARES {
         if let Some(owner) = game.owner(s) {
             let letter = if owner == Player::First { "w" } else { "b" };
-            out.push_str(&format!(" {}:{}", square_name(s), letter.repeat(game.height[s] as usize)));
+            out.push_str(&format!(
+                " {}:{}",
+                square_name(s),
+                letter.repeat(game.height[s] as usize)
+            ));
         }
     }
     if let Some((s, d)) = game.pending {
-        out.push_str(&format!(" >{}:{}", square_name(s as usize), DIR_NAMES[d as usize]));
+        out.push_str(&format!(
+            " >{}:{}",
+            square_name(s as usize),
+            DIR_NAMES[d as usize]
+        ));
     }
     out
 }
@@ -160,7 +217,11 @@ pub(super) fn render(game: &Tours) -> String {
         game.ply,
         game.plies_without_capture,
         match game.pending {
-            Some((s, d)) => format!(", {} must collapse (not {})", square_name(s as usize), DIR_NAMES[d as usize]),
+            Some((s, d)) => format!(
+                ", {} must collapse (not {})",
+                square_name(s as usize),
+                DIR_NAMES[d as usize]
+            ),
             None => String::new(),
         }
     ));
@@ -178,13 +239,29 @@ fn far_end(base: u8, dir: u8, len: u8) -> u8 {
 pub(super) fn format_move(mv: &ToursMove) -> String {
     match *mv {
         ToursMove::Form { base, dir, len } => {
-            format!("F{}-{}", square_name(base as usize), square_name(far_end(base, dir, len) as usize))
+            format!(
+                "F{}-{}",
+                square_name(base as usize),
+                square_name(far_end(base, dir, len) as usize)
+            )
         }
-        ToursMove::Collapse { square, dir } => format!("C{}:{}", square_name(square as usize), DIR_NAMES[dir as usize]),
-        ToursMove::Compound { base, dir, len, collapse_dir } => format!(
+        ToursMove::Collapse { square, dir } => format!(
+            "C{}:{}",
+            square_name(square as usize),
+            DIR_NAMES[dir as usize]
+        ),
+        ToursMove::Compound {
+            base,
+            dir,
+            len,
+            collapse_dir,
+        } => format!(
             "{},{}",
             format_move(&ToursMove::Form { base, dir, len }),
-            format_move(&ToursMove::Collapse { square: base, dir: collapse_dir })
+            format_move(&ToursMove::Collapse {
+                square: base,
+                dir: collapse_dir
+            })
         ),
     }
 }
@@ -196,10 +273,15 @@ fn parse_part(token: &str) -> Result<ToursMove, String> {
         _ => return Err("a move starts with F (form, Fa1-a4) or C (collapse, Cb4:ne)".to_string()),
     };
     if kind == 'F' {
-        let (base, end) = rest.split_once('-').ok_or("a FORM is written Fbase-end, like Fa1-a4")?;
+        let (base, end) = rest
+            .split_once('-')
+            .ok_or("a FORM is written Fbase-end, like Fa1-a4")?;
         let base = parse_square(base).ok_or_else(|| format!("{base:?} is not a square a1..h8"))?;
         let end = parse_square(end).ok_or_else(|| format!("{end:?} is not a square a1..h8"))?;
-        let (df, dr) = ((end % 8) as i32 - (base % 8) as i32, (end / 8) as i32 - (base / 8) as i32);
+        let (df, dr) = (
+            (end % 8) as i32 - (base % 8) as i32,
+            (end / 8) as i32 - (base / 8) as i32,
+        );
         let len = df.abs().max(dr.abs());
         if len == 0 {
             return Err("a FORM stacks at least 2 pawns: base and end differ".to_string());
@@ -208,12 +290,23 @@ fn parse_part(token: &str) -> Result<ToursMove, String> {
             .then(|| dir_of(df.signum(), dr.signum()))
             .flatten()
             .ok_or("base and end are not on one line")?;
-        Ok(ToursMove::Form { base, dir: dir as u8, len: len as u8 + 1 })
+        Ok(ToursMove::Form {
+            base,
+            dir: dir as u8,
+            len: len as u8 + 1,
+        })
     } else {
-        let (square, dir) = rest.split_once(':').ok_or("a COLLAPSE is written Csquare:dir, like Cb4:ne")?;
-        let square = parse_square(square).ok_or_else(|| format!("{square:?} is not a square a1..h8"))?;
-        let dir = parse_dir(dir).ok_or_else(|| format!("{dir:?} is not a direction (n, ne, e, se, s, sw, w, nw)"))?;
-        Ok(ToursMove::Collapse { square, dir: dir as u8 })
+        let (square, dir) = rest
+            .split_once(':')
+            .ok_or("a COLLAPSE is written Csquare:dir, like Cb4:ne")?;
+        let square =
+            parse_square(square).ok_or_else(|| format!("{square:?} is not a square a1..h8"))?;
+        let dir = parse_dir(dir)
+            .ok_or_else(|| format!("{dir:?} is not a direction (n, ne, e, se, s, sw, w, nw)"))?;
+        Ok(ToursMove::Collapse {
+            square,
+            dir: dir as u8,
+        })
     }
 }
 
@@ -221,14 +314,35 @@ pub(super) fn parse_move(game: &Tours, text: &str) -> Result<ToursMove, Notation
     let token = text.trim();
     let bad = |reason: String| NotationError::bad_move(token, reason);
     let mv = match token.split_once(',') {
-        Some((form, collapse)) => match (parse_part(form).map_err(&bad)?, parse_part(collapse).map_err(&bad)?) {
-            (ToursMove::Form { base, dir, len }, ToursMove::Collapse { square, dir: collapse_dir }) => {
+        Some((form, collapse)) => match (
+            parse_part(form).map_err(&bad)?,
+            parse_part(collapse).map_err(&bad)?,
+        ) {
+            (
+                ToursMove::Form { base, dir, len },
+                ToursMove::Collapse {
+                    square,
+                    dir: collapse_dir,
+                },
+            ) => {
                 if square != base {
-                    return Err(bad("the compound turn collapses the tower just formed, on its base".to_string()));
+                    return Err(bad(
+                        "the compound turn collapses the tower just formed, on its base"
+                            .to_string(),
+                    ));
                 }
-                ToursMove::Compound { base, dir, len, collapse_dir }
+                ToursMove::Compound {
+                    base,
+                    dir,
+                    len,
+                    collapse_dir,
+                }
             }
-            _ => return Err(bad("a compound turn is a FORM then a COLLAPSE, like Fa1-a4,Ca1:ne".to_string())),
+            _ => {
+                return Err(bad(
+                    "a compound turn is a FORM then a COLLAPSE, like Fa1-a4,Ca1:ne".to_string(),
+                ));
+            }
         },
         None => parse_part(token).map_err(&bad)?,
     };
@@ -264,14 +378,22 @@ fn why_illegal(game: &Tours, mv: &ToursMove) -> &'static str {
         ToursMove::Form { .. } if game.rules.compound => {
             "in the compound variant a FORM is followed by the COLLAPSE of its tower, like Fa1-a4,Ca1:ne"
         }
-        ToursMove::Compound { .. } if !game.rules.compound => "compound turns exist only in the compound variant",
-        ToursMove::Form { base, dir, len } | ToursMove::Compound { base, dir, len, .. } if !lone_run(base, dir, len) => {
+        ToursMove::Compound { .. } if !game.rules.compound => {
+            "compound turns exist only in the compound variant"
+        }
+        ToursMove::Form { base, dir, len } | ToursMove::Compound { base, dir, len, .. }
+            if !lone_run(base, dir, len) =>
+        {
             "every square from base to end must hold a lone pawn of the side to move"
         }
-        ToursMove::Compound { dir, collapse_dir, .. } if dir == collapse_dir => {
+        ToursMove::Compound {
+            dir, collapse_dir, ..
+        } if dir == collapse_dir => {
             "the tower may not collapse back along the line it was formed on"
         }
-        ToursMove::Compound { .. } => "the tower cannot collapse that way (edge, enemy, or own stack in the path)",
+        ToursMove::Compound { .. } => {
+            "the tower cannot collapse that way (edge, enemy, or own stack in the path)"
+        }
         ToursMove::Collapse { square, .. } if game.pending.is_some_and(|(s, _)| s != square) => {
             "the tower just formed must collapse"
         }
@@ -282,11 +404,14 @@ fn why_illegal(game: &Tours, mv: &ToursMove) -> &'static str {
             "in the compound variant every turn starts with a FORM"
         }
         ToursMove::Collapse { square, .. }
-            if game.owner(square as usize) != Some(game.side) || game.height[square as usize] < 2 =>
+            if game.owner(square as usize) != Some(game.side)
+                || game.height[square as usize] < 2 =>
         {
             "no stack of 2 or more pawns of the side to move there"
         }
-        ToursMove::Collapse { .. } => "the path leaves the board or meets an enemy piece or an own muret or tower",
+        ToursMove::Collapse { .. } => {
+            "the path leaves the board or meets an enemy piece or an own muret or tower"
+        }
         _ => "not legal here",
     }
 }

@@ -38,7 +38,11 @@ const FILE_H: u64 = FILE_A << 7;
 pub(crate) fn shift(set: u64, dir: usize) -> u64 {
     let (df, dr) = DIR_VECTORS[dir];
     let amount = df + 8 * dr;
-    let moved = if amount >= 0 { set << amount } else { set >> -amount };
+    let moved = if amount >= 0 {
+        set << amount
+    } else {
+        set >> -amount
+    };
     match df {
         1 => moved & !FILE_A,
         -1 => moved & !FILE_H,
@@ -111,9 +115,9 @@ mod tests {
 
     #[test]
     fn shift_matches_next() {
-        for d in 0..8 {
-            for s in 0..SQUARES {
-                let expected = if NEXT[s][d] == NONE { 0 } else { 1u64 << NEXT[s][d] };
+        for (s, neighbours) in NEXT.iter().enumerate() {
+            for (d, &next) in neighbours.iter().enumerate() {
+                let expected = if next == NONE { 0 } else { 1u64 << next };
                 assert_eq!(shift(1 << s, d), expected, "square {s} dir {d}");
             }
         }
