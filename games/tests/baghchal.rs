@@ -372,8 +372,57 @@ fn positions_along_a_game_check_out_mid_movement() {
     }
 }
 
+/// Near-miss inputs: a valid string with a few characters deleted, inserted or replaced.
+fn mutated(
+    valid: &'static [&'static str],
+    alphabet: &'static [char],
+) -> impl Strategy<Value = String> {
+    let edit = (
+        any::<prop::sample::Index>(),
+        0u8..3,
+        prop_oneof![4 => prop::sample::select(alphabet), 1 => any::<char>()],
+    );
+    (
+        prop::sample::select(valid),
+        prop::collection::vec(edit, 1..4),
+    )
+        .prop_map(|(text, edits)| {
+            let mut chars: Vec<char> = text.chars().collect();
+            for (at, op, c) in edits {
+                let i = at.index(chars.len() + 1);
+                match op {
+                    0 if i < chars.len() => {
+                        chars.remove(i);
+                    }
+                    1 => chars.insert(i, c),
+                    _ if i < chars.len() => chars[i] = c,
+                    _ => chars.push(c),
+                }
+            }
+            chars.into_iter().collect()
+        })
+}
+
+const VALID_POSITIONS: &[&str] = &[
+    "T...T/...../...../...../T...T g 20 0",
+    "TGGGT/GGGGG/GG.GG/G...G/TG.GT t 0 4",
+    "T.G.T/.T.../G...G/.G..T/.G.G. g 13 1",
+];
+const POSITION_CHARS: &[char] = &[
+    'T', 'G', '.', '/', ' ', '0', '1', '2', '5', '6', '9', 'g', 't',
+];
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_positions_never_panic(text in mutated(VALID_POSITIONS, POSITION_CHARS)) {
+        if let Ok(g) = BaghChal::from_position(&BaghChalRules::default(), &text) {
+            prop_assert!(bagh_invariant(&g).is_ok());
+            prop_assert_eq!(BaghChal::from_position(&BaghChalRules::default(), &g.position()).unwrap().position(), g.position());
+            let _ = g.outcome();
+        }
+    }
 
     #[test]
     fn position_parser_never_panics(text in "\\PC{0,60}") {

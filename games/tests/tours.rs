@@ -325,8 +325,59 @@ fn random_playouts_with_the_self_play_draw_rules() {
     playouts(&rules(Some("compound"), &[]), 10, 950);
 }
 
+/// Near-miss inputs: a valid string with a few characters deleted, inserted or replaced.
+fn mutated(
+    valid: &'static [&'static str],
+    alphabet: &'static [char],
+) -> impl Strategy<Value = String> {
+    let edit = (
+        any::<prop::sample::Index>(),
+        0u8..3,
+        prop_oneof![4 => prop::sample::select(alphabet), 1 => any::<char>()],
+    );
+    (
+        prop::sample::select(valid),
+        prop::collection::vec(edit, 1..4),
+    )
+        .prop_map(|(text, edits)| {
+            let mut chars: Vec<char> = text.chars().collect();
+            for (at, op, c) in edits {
+                let i = at.index(chars.len() + 1);
+                match op {
+                    0 if i < chars.len() => {
+                        chars.remove(i);
+                    }
+                    1 => chars.insert(i, c),
+                    _ if i < chars.len() => chars[i] = c,
+                    _ => chars.push(c),
+                }
+            }
+            chars.into_iter().collect()
+        })
+}
+
+const VALID_POSITIONS: &[&str] = &[
+    "w a1:www d1:bb h8:b",
+    "w b1:b a2:ww b2:b h8:b >a2:s",
+    "b a1:w b1:ww c1:w h8:bb",
+];
+const POSITION_CHARS: &[char] = &[
+    'w', 'b', 'a', 'h', 'i', ':', '>', ' ', '0', '1', '8', '9', 'n', 's', 'e',
+];
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_positions_never_panic(text in mutated(VALID_POSITIONS, POSITION_CHARS)) {
+        for r in [ToursRules::default(), rules(Some("compound"), &[])] {
+            if let Ok(g) = Tours::from_position(&r, &text) {
+                let again = Tours::from_position(&r, &g.position()).unwrap();
+                prop_assert_eq!(again.position(), g.position());
+                let _ = g.outcome();
+            }
+        }
+    }
 
     #[test]
     fn position_parser_never_panics(text in "\\PC{0,60}") {
