@@ -20,8 +20,7 @@ impl GameVisitor for Perft {
     type Output = Result<(), String>;
 
     fn visit<G: Game>(self) -> Self::Output {
-        let rules =
-            G::parse_rules(self.variant.as_deref(), &self.options).map_err(|e| e.to_string())?;
+        let rules = G::parse_rules(self.variant.as_deref(), &self.options).map_err(|e| e.to_string())?;
         let rules = G::without_draw_rules(&rules);
         let targets: Vec<(String, u32)> = if self.position == "bench" {
             G::BENCH_POSITIONS

@@ -7,16 +7,7 @@
 pub(crate) const DIR_NAMES: [&str; 8] = ["n", "ne", "e", "se", "s", "sw", "w", "nw"];
 
 /// `(file step, rank step)` of each direction, in the order of [`DIR_NAMES`].
-pub(crate) const DIR_VECTORS: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
+pub(crate) const DIR_VECTORS: [(i32, i32); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
 
 /// The direction opposite `dir`.
 pub(crate) const fn opposite(dir: usize) -> usize {

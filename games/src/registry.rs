@@ -29,9 +29,7 @@ pub fn dispatch<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, Unk
         "tours" => Ok(visitor.visit::<crate::tours::Tours>()),
         _ => {
             let _ = visitor;
-            Err(UnknownGame {
-                name: name.to_string(),
-            })
+            Err(UnknownGame { name: name.to_string() })
         }
     }
 }

@@ -35,12 +35,8 @@ fn perft_from_the_start() {
 #[test]
 fn perft_mid_game() {
     let rules = BaghChal::without_draw_rules(&BaghChalRules::default());
-    let placement =
-        BaghChal::from_position(&rules, "T.G.T/.T.../G...G/.G..T/.G.G. g 13 1").unwrap();
-    assert_eq!(
-        [1, 2, 3, 4].map(|d| perft(&placement, d)),
-        [15, 186, 2622, 30482]
-    );
+    let placement = BaghChal::from_position(&rules, "T.G.T/.T.../G...G/.G..T/.G.G. g 13 1").unwrap();
+    assert_eq!([1, 2, 3, 4].map(|d| perft(&placement, d)), [15, 186, 2622, 30482]);
     let movement = BaghChal::from_position(&rules, "GGGGT/..T.G/.GGTG/TGGGG/GG.GG g 0 4").unwrap();
     assert_eq!(
         [1, 2, 3, 4, 5].map(|d| perft(&movement, d)),
@@ -155,10 +151,7 @@ fn the_placement_phase_ends_after_twenty_placements_even_after_captures() {
         g.play(&mv);
     }
     assert_eq!(placements, 20);
-    assert!(
-        g.goats_captured() > 0,
-        "the test wants captures during placement"
-    );
+    assert!(g.goats_captured() > 0, "the test wants captures during placement");
     assert_eq!(g.goats_in_hand(), 0);
     assert_eq!(g.goat_points().count_ones() + g.goats_captured(), 20);
     if g.to_move() == Player::Second {
@@ -167,10 +160,7 @@ fn the_placement_phase_ends_after_twenty_placements_even_after_captures() {
         g.play(&mv);
     }
     g.legal_moves(&mut moves);
-    assert!(
-        moves.iter().all(|m| g.format_move(m).contains('-')),
-        "goats now step"
-    );
+    assert!(moves.iter().all(|m| g.format_move(m).contains('-')), "goats now step");
 }
 
 #[test]
@@ -201,11 +191,7 @@ fn rules_round_trip_and_unknown_options_are_refused() {
         let described = BaghChal::describe_rules(&r);
         assert_eq!(BaghChal::parse_rules(None, &described).unwrap(), r);
     }
-    let err = |v: Option<&str>, o: &str| {
-        BaghChal::parse_rules(v, &[o.to_string()])
-            .unwrap_err()
-            .to_string()
-    };
+    let err = |v: Option<&str>, o: &str| BaghChal::parse_rules(v, &[o.to_string()]).unwrap_err().to_string();
     assert!(err(None, "speed=3").contains("speed"));
     assert!(err(None, "max-plies=-1").contains("max-plies"));
     assert!(err(None, "repetition=sometimes").contains("sometimes"));
@@ -241,9 +227,7 @@ fn bad_positions_name_the_token_and_the_reason() {
     }
     // Digits stand for empty runs.
     assert_eq!(
-        BaghChal::from_position(&r, "T3T/5/5/5/T3T g 20 0")
-            .unwrap()
-            .position(),
+        BaghChal::from_position(&r, "T3T/5/5/5/T3T g 20 0").unwrap().position(),
         "T...T/...../...../...../T...T g 20 0"
     );
 }
@@ -291,8 +275,8 @@ fn playouts(rules: &BaghChalRules, count: u64, seed: u64) -> [u32; 7] {
     let mut reasons = [0; 7];
     for i in 0..count {
         let mut rng = CheckRng::new(seed + i);
-        let end = random_playout(BaghChal::start(rules), &mut rng, 1000, bagh_invariant)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let end =
+            random_playout(BaghChal::start(rules), &mut rng, 1000, bagh_invariant).unwrap_or_else(|e| panic!("{e}"));
         let outcome = end.outcome().expect("ended");
         reasons[outcome.reason as usize] += 1;
     }
@@ -302,10 +286,7 @@ fn playouts(rules: &BaghChalRules, count: u64, seed: u64) -> [u32; 7] {
 #[test]
 fn random_playouts_keep_the_invariants_default() {
     let reasons = playouts(&BaghChalRules::default(), 150, 1);
-    assert!(
-        reasons[EndReason::CaptureTarget as usize] > 0,
-        "{reasons:?}"
-    );
+    assert!(reasons[EndReason::CaptureTarget as usize] > 0, "{reasons:?}");
 }
 
 #[test]
@@ -320,11 +301,7 @@ fn random_playouts_keep_the_invariants_threefold() {
 
 #[test]
 fn random_playouts_keep_the_invariants_without_repetition_rule() {
-    playouts(
-        &rules(None, &["repetition=off", "max-plies=120"]),
-        100,
-        3000,
-    );
+    playouts(&rules(None, &["repetition=off", "max-plies=120"]), 100, 3000);
 }
 
 /// Random play from the start rarely reaches the movement phase; these games start there, crowded, so that the
@@ -344,8 +321,7 @@ fn random_playouts_in_the_movement_phase_for_every_repetition_rule() {
             for seed in 0..40 {
                 let mut rng = CheckRng::new(10_000 * i as u64 + seed);
                 let start = BaghChal::from_position(&r, start).unwrap();
-                let end = random_playout(start, &mut rng, 200, bagh_invariant)
-                    .unwrap_or_else(|e| panic!("{e}"));
+                let end = random_playout(start, &mut rng, 200, bagh_invariant).unwrap_or_else(|e| panic!("{e}"));
                 seen.insert(end.outcome().unwrap().reason);
             }
         }
@@ -373,34 +349,27 @@ fn positions_along_a_game_check_out_mid_movement() {
 }
 
 /// Near-miss inputs: a valid string with a few characters deleted, inserted or replaced.
-fn mutated(
-    valid: &'static [&'static str],
-    alphabet: &'static [char],
-) -> impl Strategy<Value = String> {
+fn mutated(valid: &'static [&'static str], alphabet: &'static [char]) -> impl Strategy<Value = String> {
     let edit = (
         any::<prop::sample::Index>(),
         0u8..3,
         prop_oneof![4 => prop::sample::select(alphabet), 1 => any::<char>()],
     );
-    (
-        prop::sample::select(valid),
-        prop::collection::vec(edit, 1..4),
-    )
-        .prop_map(|(text, edits)| {
-            let mut chars: Vec<char> = text.chars().collect();
-            for (at, op, c) in edits {
-                let i = at.index(chars.len() + 1);
-                match op {
-                    0 if i < chars.len() => {
-                        chars.remove(i);
-                    }
-                    1 => chars.insert(i, c),
-                    _ if i < chars.len() => chars[i] = c,
-                    _ => chars.push(c),
+    (prop::sample::select(valid), prop::collection::vec(edit, 1..4)).prop_map(|(text, edits)| {
+        let mut chars: Vec<char> = text.chars().collect();
+        for (at, op, c) in edits {
+            let i = at.index(chars.len() + 1);
+            match op {
+                0 if i < chars.len() => {
+                    chars.remove(i);
                 }
+                1 => chars.insert(i, c),
+                _ if i < chars.len() => chars[i] = c,
+                _ => chars.push(c),
             }
-            chars.into_iter().collect()
-        })
+        }
+        chars.into_iter().collect()
+    })
 }
 
 const VALID_POSITIONS: &[&str] = &[
@@ -408,9 +377,7 @@ const VALID_POSITIONS: &[&str] = &[
     "TGGGT/GGGGG/GG.GG/G...G/TG.GT t 0 4",
     "T.G.T/.T.../G...G/.G..T/.G.G. g 13 1",
 ];
-const POSITION_CHARS: &[char] = &[
-    'T', 'G', '.', '/', ' ', '0', '1', '2', '5', '6', '9', 'g', 't',
-];
+const POSITION_CHARS: &[char] = &['T', 'G', '.', '/', ' ', '0', '1', '2', '5', '6', '9', 'g', 't'];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]

@@ -70,10 +70,7 @@ fn collapse_spreads_and_captures_the_top_pawn_at_distance_height() {
     assert_eq!(g.position(), "b a1:w b1:w c1:w e1:b h8:b");
     // The last lone enemy pawn taken: Black cannot move and loses.
     let g = after(game("w a1:www d1:b"), &["Ca1:e"]);
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::win(Player::First, EndReason::NoLegalMove))
-    );
+    assert_eq!(g.outcome(), Some(Outcome::win(Player::First, EndReason::NoLegalMove)));
     assert_eq!(g.plies_without_capture(), 0);
 }
 
@@ -106,10 +103,7 @@ fn collapse_onto_own_pawns_builds_murets() {
         assert!(g.parse_move(ok).is_ok(), "{ok}");
     }
     // A muret spread onto a lone own pawn makes a new muret.
-    assert_eq!(
-        after(g, &["Cb1:e"]).position(),
-        "b a1:w b1:w c1:ww h7:b h8:b"
-    );
+    assert_eq!(after(g, &["Cb1:e"]).position(), "b a1:w b1:w c1:ww h7:b h8:b");
 }
 
 #[test]
@@ -129,15 +123,9 @@ fn form_rules() {
 #[test]
 fn a_side_without_moves_loses() {
     let g = game("w a1:w c1:w h8:bb");
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::win(Player::Second, EndReason::NoLegalMove))
-    );
+    assert_eq!(g.outcome(), Some(Outcome::win(Player::Second, EndReason::NoLegalMove)));
     let g = game("b a1:w");
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::win(Player::First, EndReason::NoLegalMove))
-    );
+    assert_eq!(g.outcome(), Some(Outcome::win(Player::First, EndReason::NoLegalMove)));
     // A tower blocked everywhere is no move either.
     let g = game("w a1:ww b1:b a2:b b2:b h8:b");
     assert_eq!(g.count_moves(), 0);
@@ -199,25 +187,15 @@ fn draw_rules() {
     assert_eq!(g.outcome(), Some(Outcome::draw(EndReason::PlyLimit)));
     // Defaults and round trip of the rule options.
     let d = ToursRules::default();
-    assert_eq!(
-        (d.no_capture_plies, d.max_plies, d.compound),
-        (100, 300, false)
-    );
+    assert_eq!((d.no_capture_plies, d.max_plies, d.compound), (100, 300, false));
     for r in [
         d.clone(),
         rules(Some("compound"), &["max-plies=0"]),
         Tours::without_draw_rules(&d),
     ] {
-        assert_eq!(
-            Tours::parse_rules(None, &Tours::describe_rules(&r)).unwrap(),
-            r
-        );
+        assert_eq!(Tours::parse_rules(None, &Tours::describe_rules(&r)).unwrap(), r);
     }
-    let err = |v: Option<&str>, o: &str| {
-        Tours::parse_rules(v, &[o.to_string()])
-            .unwrap_err()
-            .to_string()
-    };
+    let err = |v: Option<&str>, o: &str| Tours::parse_rules(v, &[o.to_string()]).unwrap_err().to_string();
     assert!(err(None, "colour=red").contains("colour"));
     assert!(err(None, "compound=maybe").contains("maybe"));
     assert!(err(Some("baldwin"), "max-plies=3").contains("baldwin"));
@@ -260,10 +238,7 @@ fn tours_invariant(last: &mut (u32, u32)) -> impl FnMut(&Tours) -> Result<(), St
             return Err(format!("{}: a stack of two colours", g.position()));
         }
         let (before, ply) = *last;
-        if now > before
-            || (g.ply() == ply + 1 && before - now > 1)
-            || (g.ply() == ply && now != before)
-        {
+        if now > before || (g.ply() == ply + 1 && before - now > 1) || (g.ply() == ply && now != before) {
             return Err(format!(
                 "{}: {before} pawns at ply {ply}, now {now} at ply {}",
                 g.position(),
@@ -285,13 +260,8 @@ fn playouts(rules: &ToursRules, count: u64, seed: u64) -> [u32; 7] {
     for i in 0..count {
         let mut rng = CheckRng::new(seed + i);
         let mut last = (30, 0);
-        let end = random_playout(
-            Tours::start(rules),
-            &mut rng,
-            1000,
-            tours_invariant(&mut last),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let end = random_playout(Tours::start(rules), &mut rng, 1000, tours_invariant(&mut last))
+            .unwrap_or_else(|e| panic!("{e}"));
         reasons[end.outcome().expect("ended").reason as usize] += 1;
     }
     reasons
@@ -299,11 +269,7 @@ fn playouts(rules: &ToursRules, count: u64, seed: u64) -> [u32; 7] {
 
 #[test]
 fn random_playouts_keep_the_invariants_default() {
-    let reasons = playouts(
-        &rules(None, &["no-capture-plies=30", "max-plies=120"]),
-        120,
-        1,
-    );
+    let reasons = playouts(&rules(None, &["no-capture-plies=30", "max-plies=120"]), 120, 1);
     assert!(
         reasons[EndReason::NoLegalMove as usize] + reasons[EndReason::NoProgress as usize] > 0,
         "{reasons:?}"
@@ -326,34 +292,27 @@ fn random_playouts_with_the_self_play_draw_rules() {
 }
 
 /// Near-miss inputs: a valid string with a few characters deleted, inserted or replaced.
-fn mutated(
-    valid: &'static [&'static str],
-    alphabet: &'static [char],
-) -> impl Strategy<Value = String> {
+fn mutated(valid: &'static [&'static str], alphabet: &'static [char]) -> impl Strategy<Value = String> {
     let edit = (
         any::<prop::sample::Index>(),
         0u8..3,
         prop_oneof![4 => prop::sample::select(alphabet), 1 => any::<char>()],
     );
-    (
-        prop::sample::select(valid),
-        prop::collection::vec(edit, 1..4),
-    )
-        .prop_map(|(text, edits)| {
-            let mut chars: Vec<char> = text.chars().collect();
-            for (at, op, c) in edits {
-                let i = at.index(chars.len() + 1);
-                match op {
-                    0 if i < chars.len() => {
-                        chars.remove(i);
-                    }
-                    1 => chars.insert(i, c),
-                    _ if i < chars.len() => chars[i] = c,
-                    _ => chars.push(c),
+    (prop::sample::select(valid), prop::collection::vec(edit, 1..4)).prop_map(|(text, edits)| {
+        let mut chars: Vec<char> = text.chars().collect();
+        for (at, op, c) in edits {
+            let i = at.index(chars.len() + 1);
+            match op {
+                0 if i < chars.len() => {
+                    chars.remove(i);
                 }
+                1 => chars.insert(i, c),
+                _ if i < chars.len() => chars[i] = c,
+                _ => chars.push(c),
             }
-            chars.into_iter().collect()
-        })
+        }
+        chars.into_iter().collect()
+    })
 }
 
 const VALID_POSITIONS: &[&str] = &[

@@ -295,9 +295,7 @@ impl BaghChal {
     fn action_of(mv: &BaghChalMove) -> Action {
         match *mv {
             BaghChalMove::Place(p) => p as Action,
-            BaghChalMove::Step { from, to } => {
-                (MOVE_BASE + (from as usize * 8 + direction(from, to, 1)) * 2) as Action
-            }
+            BaghChalMove::Step { from, to } => (MOVE_BASE + (from as usize * 8 + direction(from, to, 1)) * 2) as Action,
             BaghChalMove::Jump { from, to } => {
                 (MOVE_BASE + (from as usize * 8 + direction(from, to, 2)) * 2 + 1) as Action
             }
@@ -325,14 +323,7 @@ impl BaghChal {
     }
 
     /// A position from its parts, with a fresh history (used by the parser and by symmetries).
-    fn assemble(
-        rules: &BaghChalRules,
-        tigers: u32,
-        goats: u32,
-        in_hand: u8,
-        captured: u8,
-        side: Player,
-    ) -> Self {
+    fn assemble(rules: &BaghChalRules, tigers: u32, goats: u32, in_hand: u8, captured: u8, side: Player) -> Self {
         let mut game = BaghChal {
             rules: rules.clone(),
             tigers,
@@ -417,14 +408,7 @@ impl Game for BaghChal {
     }
 
     fn start(rules: &BaghChalRules) -> Self {
-        BaghChal::assemble(
-            rules,
-            1 | 1 << 4 | 1 << 20 | 1 << 24,
-            0,
-            GOATS,
-            0,
-            Player::First,
-        )
+        BaghChal::assemble(rules, 1 | 1 << 4 | 1 << 20 | 1 << 24, 0, GOATS, 0, Player::First)
     }
 
     fn from_position(rules: &BaghChalRules, position: &str) -> Result<Self, NotationError> {
@@ -536,10 +520,7 @@ impl Game for BaghChal {
         if self.in_hand == 0 && self.tracks_history() {
             let key = self.board_key();
             let earlier = self.history.iter().filter(|&&k| k == key).count();
-            if earlier > 0
-                && mover == Player::First
-                && self.rules.repetition == RepetitionRule::GoatsLose
-            {
+            if earlier > 0 && mover == Player::First && self.rules.repetition == RepetitionRule::GoatsLose {
                 self.decisive = Some(Outcome::win(Player::Second, EndReason::RepetitionLoss));
             }
             if earlier >= 2 && self.rules.repetition == RepetitionRule::ThreefoldDraw {
@@ -586,11 +567,7 @@ impl Game for BaghChal {
             return format!("place {}", point_name(a));
         }
         let m = (a - MOVE_BASE) / 2;
-        let kind = if (a - MOVE_BASE) % 2 == 1 {
-            "jump"
-        } else {
-            "step"
-        };
+        let kind = if (a - MOVE_BASE) % 2 == 1 { "jump" } else { "step" };
         format!("{kind} {} {}", point_name(m / 8), DIR_NAMES[m % 8])
     }
 

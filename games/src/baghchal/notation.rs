@@ -31,10 +31,7 @@ fn parse_repetition(value: &str) -> Option<RepetitionRule> {
     .find(|r| r.as_str() == value)
 }
 
-pub(super) fn parse_rules(
-    variant: Option<&str>,
-    options: &[String],
-) -> Result<BaghChalRules, RulesError> {
+pub(super) fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<BaghChalRules, RulesError> {
     let mut rules = BaghChalRules::default();
     match variant {
         None | Some("default") | Some("ban") => {}
@@ -54,8 +51,7 @@ pub(super) fn parse_rules(
                 rules.repetition = parse_repetition(&value).ok_or_else(|| RulesError::BadValue {
                     key: key.clone(),
                     value: value.clone(),
-                    reason: "expected ban, goats-lose-on-repetition, threefold-draw or off"
-                        .to_string(),
+                    reason: "expected ban, goats-lose-on-repetition, threefold-draw or off".to_string(),
                 })?
             }
             "max-plies" => rules.max_plies = parse_count(&key, &value)?,
@@ -187,9 +183,7 @@ pub(super) fn parse_position(rules: &BaghChalRules, text: &str) -> Result<BaghCh
             "tigers to move before any goat was placed: goats move first",
         ));
     }
-    Ok(BaghChal::assemble(
-        rules, tigers, goats, in_hand, captured, side,
-    ))
+    Ok(BaghChal::assemble(rules, tigers, goats, in_hand, captured, side))
 }
 
 pub(super) fn format_position(game: &BaghChal) -> String {
@@ -251,8 +245,7 @@ pub(super) fn format_move(mv: &BaghChalMove) -> String {
 pub(super) fn parse_move(game: &BaghChal, text: &str) -> Result<BaghChalMove, NotationError> {
     let token = text.trim();
     let bad = |reason: &str| NotationError::bad_move(token, reason);
-    let point =
-        |s: &str| parse_point(s).ok_or_else(|| bad(&format!("{s:?} is not a point a1..e5")));
+    let point = |s: &str| parse_point(s).ok_or_else(|| bad(&format!("{s:?} is not a point a1..e5")));
     let mv = if let Some((from, to)) = token.split_once('-') {
         BaghChalMove::Step {
             from: point(from)?,
@@ -266,9 +259,7 @@ pub(super) fn parse_move(game: &BaghChal, text: &str) -> Result<BaghChalMove, No
     } else if token.len() == 2 {
         BaghChalMove::Place(point(token)?)
     } else {
-        return Err(bad(
-            "expected a placement (c3), a step (a1-b2) or a capture (a1xc3)",
-        ));
+        return Err(bad("expected a placement (c3), a step (a1-b2) or a capture (a1xc3)"));
     };
     if let Some(outcome) = game.outcome() {
         return Err(bad(&format!("the game is over ({})", outcome.reason)));
@@ -283,9 +274,7 @@ pub(super) fn parse_move(game: &BaghChal, text: &str) -> Result<BaghChalMove, No
         BaghChalMove::Place(_) if game.side == Player::Second => "tigers do not place",
         BaghChalMove::Place(_) if game.in_hand == 0 => "no goat left in hand",
         BaghChalMove::Place(p) if empty >> p & 1 == 0 => "the point is occupied",
-        BaghChalMove::Step { .. } | BaghChalMove::Jump { .. }
-            if game.side == Player::First && game.in_hand > 0 =>
-        {
+        BaghChalMove::Step { .. } | BaghChalMove::Jump { .. } if game.side == Player::First && game.in_hand > 0 => {
             "goats must place while any remain in hand"
         }
         BaghChalMove::Step { from, .. } | BaghChalMove::Jump { from, .. }
@@ -297,9 +286,7 @@ pub(super) fn parse_move(game: &BaghChal, text: &str) -> Result<BaghChalMove, No
         BaghChalMove::Step { to, .. } | BaghChalMove::Jump { to, .. } if empty >> to & 1 == 0 => {
             "the target point is occupied"
         }
-        BaghChalMove::Step { .. } if game.would_repeat(&mv) => {
-            "it would repeat an earlier position"
-        }
+        BaghChalMove::Step { .. } if game.would_repeat(&mv) => "it would repeat an earlier position",
         BaghChalMove::Step { .. } => "the points are not joined by a line",
         BaghChalMove::Jump { .. } if game.side == Player::First => "goats do not capture",
         BaghChalMove::Jump { .. } => "no goat to jump on a straight line between the points",

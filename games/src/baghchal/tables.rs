@@ -130,10 +130,7 @@ mod tests {
 
     #[test]
     fn the_board_has_56_lines_and_13_diagonal_points() {
-        let directed: usize = STEP
-            .iter()
-            .map(|row| row.iter().filter(|&&p| p != NONE).count())
-            .sum();
+        let directed: usize = STEP.iter().map(|row| row.iter().filter(|&&p| p != NONE).count()).sum();
         assert_eq!(directed / 2, 56);
         assert_eq!((0..POINTS).filter(|&p| has_diagonals(p)).count(), 13);
         // A corner tiger can jump along three lines: two edges and the long diagonal.
@@ -149,11 +146,7 @@ mod tests {
                 for d in 0..8 {
                     let q = STEP[p][d];
                     let image = STEP[POINT_IMAGE[s][p] as usize][DIR_IMAGE[s][d] as usize];
-                    let expected = if q == NONE {
-                        NONE
-                    } else {
-                        POINT_IMAGE[s][q as usize]
-                    };
+                    let expected = if q == NONE { NONE } else { POINT_IMAGE[s][q as usize] };
                     assert_eq!(image, expected);
                 }
             }

@@ -231,13 +231,8 @@ impl Tours {
     fn for_each_move(&self, mut emit: impl FnMut(ToursMove)) {
         if let Some((square, back)) = self.pending {
             for dir in 0..8 {
-                if dir != back as usize
-                    && self.collapse_ok(square, dir, self.height[square as usize])
-                {
-                    emit(ToursMove::Collapse {
-                        square,
-                        dir: dir as u8,
-                    });
+                if dir != back as usize && self.collapse_ok(square, dir, self.height[square as usize]) {
+                    emit(ToursMove::Collapse { square, dir: dir as u8 });
                 }
             }
             return;
@@ -360,11 +355,7 @@ impl Tours {
         self.side = self.side.other();
         self.hash ^= tables::BLACK_TO_MOVE_KEY;
         self.ply += 1;
-        self.plies_without_capture = if captured {
-            0
-        } else {
-            self.plies_without_capture + 1
-        };
+        self.plies_without_capture = if captured { 0 } else { self.plies_without_capture + 1 };
         let rules = &self.rules;
         if rules.no_capture_plies > 0 && self.plies_without_capture >= rules.no_capture_plies {
             self.draw = Some(Outcome::draw(EndReason::NoProgress));
@@ -625,10 +616,7 @@ impl Game for Tours {
             Self::form_action(base, dir, len as u8)
         } else {
             let c = a - FORM_ACTIONS;
-            Self::collapse_action(
-                tables::SQUARE_IMAGE[sym][c / 8],
-                tables::DIR_IMAGE[sym][c % 8],
-            )
+            Self::collapse_action(tables::SQUARE_IMAGE[sym][c / 8], tables::DIR_IMAGE[sym][c % 8])
         }
     }
 }

@@ -19,10 +19,7 @@ fn parse_square(text: &str) -> Option<u8> {
     }
 }
 
-pub(super) fn parse_rules(
-    variant: Option<&str>,
-    options: &[String],
-) -> Result<ToursRules, RulesError> {
+pub(super) fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<ToursRules, RulesError> {
     let mut rules = ToursRules::default();
     match variant {
         None | Some("default") => {}
@@ -62,10 +59,7 @@ pub(super) fn parse_position(rules: &ToursRules, text: &str) -> Result<Tours, No
         Some("w") => Player::First,
         Some("b") => Player::Second,
         Some(other) => {
-            return Err(NotationError::position(
-                other,
-                "side to move must be w or b",
-            ));
+            return Err(NotationError::position(other, "side to move must be w or b"));
         }
         None => {
             return Err(NotationError::position(
@@ -88,23 +82,16 @@ pub(super) fn parse_position(rules: &ToursRules, text: &str) -> Result<Tours, No
                 .split_once(':')
                 .and_then(|(s, d)| Some((parse_square(s)?, parse_dir(d)?)))
                 .ok_or_else(|| {
-                    NotationError::position(
-                        token,
-                        "expected a pending collapse as >square:dir, like >a1:n",
-                    )
+                    NotationError::position(token, "expected a pending collapse as >square:dir, like >a1:n")
                 })?;
             pending = Some((token, square, dir));
             continue;
         }
         let Some((square_text, stack)) = token.split_once(':') else {
-            return Err(NotationError::position(
-                token,
-                "expected square:stack, like a1:ww",
-            ));
+            return Err(NotationError::position(token, "expected square:stack, like a1:ww"));
         };
-        let square = parse_square(square_text).ok_or_else(|| {
-            NotationError::position(token, format!("{square_text:?} is not a square a1..h8"))
-        })?;
+        let square = parse_square(square_text)
+            .ok_or_else(|| NotationError::position(token, format!("{square_text:?} is not a square a1..h8")))?;
         let colour = match stack.as_bytes().first() {
             Some(b'w') => 0,
             Some(b'b') => 1,
@@ -187,11 +174,7 @@ pub(super) fn format_position(game: &Tours) -> String {
         }
     }
     if let Some((s, d)) = game.pending {
-        out.push_str(&format!(
-            " >{}:{}",
-            square_name(s as usize),
-            DIR_NAMES[d as usize]
-        ));
+        out.push_str(&format!(" >{}:{}", square_name(s as usize), DIR_NAMES[d as usize]));
     }
     out
 }
@@ -245,11 +228,7 @@ pub(super) fn format_move(mv: &ToursMove) -> String {
                 square_name(far_end(base, dir, len) as usize)
             )
         }
-        ToursMove::Collapse { square, dir } => format!(
-            "C{}:{}",
-            square_name(square as usize),
-            DIR_NAMES[dir as usize]
-        ),
+        ToursMove::Collapse { square, dir } => format!("C{}:{}", square_name(square as usize), DIR_NAMES[dir as usize]),
         ToursMove::Compound {
             base,
             dir,
@@ -273,9 +252,7 @@ fn parse_part(token: &str) -> Result<ToursMove, String> {
         _ => return Err("a move starts with F (form, Fa1-a4) or C (collapse, Cb4:ne)".to_string()),
     };
     if kind == 'F' {
-        let (base, end) = rest
-            .split_once('-')
-            .ok_or("a FORM is written Fbase-end, like Fa1-a4")?;
+        let (base, end) = rest.split_once('-').ok_or("a FORM is written Fbase-end, like Fa1-a4")?;
         let base = parse_square(base).ok_or_else(|| format!("{base:?} is not a square a1..h8"))?;
         let end = parse_square(end).ok_or_else(|| format!("{end:?} is not a square a1..h8"))?;
         let (df, dr) = (
@@ -299,14 +276,9 @@ fn parse_part(token: &str) -> Result<ToursMove, String> {
         let (square, dir) = rest
             .split_once(':')
             .ok_or("a COLLAPSE is written Csquare:dir, like Cb4:ne")?;
-        let square =
-            parse_square(square).ok_or_else(|| format!("{square:?} is not a square a1..h8"))?;
-        let dir = parse_dir(dir)
-            .ok_or_else(|| format!("{dir:?} is not a direction (n, ne, e, se, s, sw, w, nw)"))?;
-        Ok(ToursMove::Collapse {
-            square,
-            dir: dir as u8,
-        })
+        let square = parse_square(square).ok_or_else(|| format!("{square:?} is not a square a1..h8"))?;
+        let dir = parse_dir(dir).ok_or_else(|| format!("{dir:?} is not a direction (n, ne, e, se, s, sw, w, nw)"))?;
+        Ok(ToursMove::Collapse { square, dir: dir as u8 })
     }
 }
 
@@ -314,10 +286,7 @@ pub(super) fn parse_move(game: &Tours, text: &str) -> Result<ToursMove, Notation
     let token = text.trim();
     let bad = |reason: String| NotationError::bad_move(token, reason);
     let mv = match token.split_once(',') {
-        Some((form, collapse)) => match (
-            parse_part(form).map_err(&bad)?,
-            parse_part(collapse).map_err(&bad)?,
-        ) {
+        Some((form, collapse)) => match (parse_part(form).map_err(&bad)?, parse_part(collapse).map_err(&bad)?) {
             (
                 ToursMove::Form { base, dir, len },
                 ToursMove::Collapse {
@@ -327,8 +296,7 @@ pub(super) fn parse_move(game: &Tours, text: &str) -> Result<ToursMove, Notation
             ) => {
                 if square != base {
                     return Err(bad(
-                        "the compound turn collapses the tower just formed, on its base"
-                            .to_string(),
+                        "the compound turn collapses the tower just formed, on its base".to_string()
                     ));
                 }
                 ToursMove::Compound {
@@ -340,7 +308,7 @@ pub(super) fn parse_move(game: &Tours, text: &str) -> Result<ToursMove, Notation
             }
             _ => {
                 return Err(bad(
-                    "a compound turn is a FORM then a COLLAPSE, like Fa1-a4,Ca1:ne".to_string(),
+                    "a compound turn is a FORM then a COLLAPSE, like Fa1-a4,Ca1:ne".to_string()
                 ));
             }
         },
@@ -378,22 +346,16 @@ fn why_illegal(game: &Tours, mv: &ToursMove) -> &'static str {
         ToursMove::Form { .. } if game.rules.compound => {
             "in the compound variant a FORM is followed by the COLLAPSE of its tower, like Fa1-a4,Ca1:ne"
         }
-        ToursMove::Compound { .. } if !game.rules.compound => {
-            "compound turns exist only in the compound variant"
-        }
+        ToursMove::Compound { .. } if !game.rules.compound => "compound turns exist only in the compound variant",
         ToursMove::Form { base, dir, len } | ToursMove::Compound { base, dir, len, .. }
             if !lone_run(base, dir, len) =>
         {
             "every square from base to end must hold a lone pawn of the side to move"
         }
-        ToursMove::Compound {
-            dir, collapse_dir, ..
-        } if dir == collapse_dir => {
+        ToursMove::Compound { dir, collapse_dir, .. } if dir == collapse_dir => {
             "the tower may not collapse back along the line it was formed on"
         }
-        ToursMove::Compound { .. } => {
-            "the tower cannot collapse that way (edge, enemy, or own stack in the path)"
-        }
+        ToursMove::Compound { .. } => "the tower cannot collapse that way (edge, enemy, or own stack in the path)",
         ToursMove::Collapse { square, .. } if game.pending.is_some_and(|(s, _)| s != square) => {
             "the tower just formed must collapse"
         }
@@ -404,14 +366,11 @@ fn why_illegal(game: &Tours, mv: &ToursMove) -> &'static str {
             "in the compound variant every turn starts with a FORM"
         }
         ToursMove::Collapse { square, .. }
-            if game.owner(square as usize) != Some(game.side)
-                || game.height[square as usize] < 2 =>
+            if game.owner(square as usize) != Some(game.side) || game.height[square as usize] < 2 =>
         {
             "no stack of 2 or more pawns of the side to move there"
         }
-        ToursMove::Collapse { .. } => {
-            "the path leaves the board or meets an enemy piece or an own muret or tower"
-        }
+        ToursMove::Collapse { .. } => "the path leaves the board or meets an enemy piece or an own muret or tower",
         _ => "not legal here",
     }
 }

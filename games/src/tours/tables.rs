@@ -38,11 +38,7 @@ const FILE_H: u64 = FILE_A << 7;
 pub(crate) fn shift(set: u64, dir: usize) -> u64 {
     let (df, dr) = DIR_VECTORS[dir];
     let amount = df + 8 * dr;
-    let moved = if amount >= 0 {
-        set << amount
-    } else {
-        set >> -amount
-    };
+    let moved = if amount >= 0 { set << amount } else { set >> -amount };
     match df {
         1 => moved & !FILE_A,
         -1 => moved & !FILE_H,
