@@ -2,6 +2,7 @@
 //! arguments, sets the process up (threads, OpenMP, device) and calls into them.
 
 mod bench;
+mod config;
 mod rules_cmd;
 mod runtime;
 

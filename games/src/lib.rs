@@ -12,15 +12,18 @@
 //!   capture is complete. [`Game::move_actions`] decomposes a move, and playing its actions one by one gives
 //!   the same state as [`Game::play`].
 //!
-//! Adding a game: implement [`Game`] in a module of its own and add one line to [`for_each_game!`]; see
+//! Adding a game: implement [`Game`] in a module of its own and register it in [`registry`]; see
 //! `docs/adding-a-game.md`.
 
 mod action_list;
+pub mod baghchal;
 pub mod bashni;
 pub mod checks;
 pub mod files;
 mod common;
+mod grid;
 pub mod registry;
+pub mod tours;
 pub mod zobrist;
 
 pub use action_list::ActionList;

@@ -7,7 +7,7 @@
 use crate::Game;
 
 /// The names of every registered game, as accepted by [`dispatch`].
-pub const GAME_NAMES: &[&str] = &["bashni"];
+pub const GAME_NAMES: &[&str] = &["bashni", "baghchal", "tours"];
 
 /// Code that is generic over the game, run for the game named at run time.
 pub trait GameVisitor {
@@ -26,6 +26,8 @@ pub struct UnknownGame {
 pub fn dispatch<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, UnknownGame> {
     match name {
         "bashni" => Ok(visitor.visit::<crate::bashni::Bashni>()),
+        "baghchal" => Ok(visitor.visit::<crate::baghchal::BaghChal>()),
+        "tours" => Ok(visitor.visit::<crate::tours::Tours>()),
         _ => {
             let _ = visitor;
             Err(UnknownGame { name: name.to_string() })

@@ -1,6 +1,7 @@
 //! `zero bench ...`: speed measurements. Speed is measured here and in `cargo bench`, never in timed tests; each
 //! command reports ratios measured within one run, because the machine is shared and noisy.
 
+mod nn;
 mod perft;
 mod threads;
 
@@ -17,6 +18,8 @@ pub struct BenchArgs {
 pub enum BenchCommand {
     /// Perft nodes per second for each game's benchmark positions, and instructions per leaf under callgrind.
     Perft(perft::PerftBenchArgs),
+    /// The network of a config: evaluations/s and GFLOP/s by batch size beside the matmul ceiling.
+    Nn(nn::NnBenchArgs),
     /// libtorch thread counts and OpenMP wait policies, with and without a busy core beside the network.
     Threads(threads::ThreadsBenchArgs),
 }
@@ -24,6 +27,7 @@ pub enum BenchCommand {
 pub fn run(args: BenchArgs) -> Result<()> {
     match args.what {
         BenchCommand::Perft(a) => perft::run(a),
+        BenchCommand::Nn(a) => nn::run(a),
         BenchCommand::Threads(a) => threads::run(a),
     }
 }

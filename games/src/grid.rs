@@ -1,0 +1,95 @@
+//! Square boards shared by Bagh Chal (5x5 points) and Tours (8x8 squares): the eight compass directions and
+//! the eight symmetries of the square, as index maps that the games turn into tables.
+//!
+//! Coordinates are `(file, rank)` from `(0, 0)` = a1; north is towards higher ranks.
+
+/// Direction names, in action-layout order: n, ne, e, se, s, sw, w, nw.
+pub(crate) const DIR_NAMES: [&str; 8] = ["n", "ne", "e", "se", "s", "sw", "w", "nw"];
+
+/// `(file step, rank step)` of each direction, in the order of [`DIR_NAMES`].
+pub(crate) const DIR_VECTORS: [(i32, i32); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+
+/// The direction opposite `dir`.
+pub(crate) const fn opposite(dir: usize) -> usize {
+    (dir + 4) % 8
+}
+
+/// The direction index of a unit vector, if it is one of the eight.
+pub(crate) const fn dir_of(df: i32, dr: i32) -> Option<usize> {
+    let mut d = 0;
+    while d < 8 {
+        if DIR_VECTORS[d].0 == df && DIR_VECTORS[d].1 == dr {
+            return Some(d);
+        }
+        d += 1;
+    }
+    None
+}
+
+/// Parses a direction name (`n`, `ne`, ...).
+pub(crate) fn parse_dir(text: &str) -> Option<usize> {
+    DIR_NAMES.iter().position(|&name| name == text)
+}
+
+/// Symmetry `sym` (0..8) applied to a vector: 0 identity, 1-3 rotations by 90/180/270 degrees
+/// anticlockwise, 4 mirror of files (a<->e), 5 mirror of ranks, 6 reflection in the a1-h8 diagonal,
+/// 7 reflection in the other diagonal.
+pub(crate) const fn map_vector(sym: usize, x: i32, y: i32) -> (i32, i32) {
+    match sym {
+        0 => (x, y),
+        1 => (-y, x),
+        2 => (-x, -y),
+        3 => (y, -x),
+        4 => (-x, y),
+        5 => (x, -y),
+        6 => (y, x),
+        _ => (-y, -x),
+    }
+}
+
+/// Symmetry `sym` applied to the cell `(file, rank)` of an `n` x `n` board.
+pub(crate) const fn map_cell(sym: usize, file: i32, rank: i32, n: i32) -> (i32, i32) {
+    // Centre the board at the origin (doubled coordinates stay integral), map, shift back.
+    let (x, y) = map_vector(sym, 2 * file - (n - 1), 2 * rank - (n - 1));
+    ((x + n - 1) / 2, (y + n - 1) / 2)
+}
+
+/// Symmetry `sym` applied to a direction.
+pub(crate) const fn map_dir(sym: usize, dir: usize) -> usize {
+    let (x, y) = map_vector(sym, DIR_VECTORS[dir].0, DIR_VECTORS[dir].1);
+    match dir_of(x, y) {
+        Some(d) => d,
+        None => panic!("symmetries map directions to directions"),
+    }
+}
+
+/// Number of symmetries of the square.
+pub(crate) const SQUARE_SYMMETRIES: usize = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetries_are_bijections_and_compose_with_directions() {
+        for sym in 0..SQUARE_SYMMETRIES {
+            for n in [5, 8] {
+                let mut seen = vec![false; (n * n) as usize];
+                for f in 0..n {
+                    for r in 0..n {
+                        let (g, s) = map_cell(sym, f, r, n);
+                        assert!((0..n).contains(&g) && (0..n).contains(&s));
+                        seen[(g + s * n) as usize] = true;
+                        for d in 0..8 {
+                            let (df, dr) = DIR_VECTORS[d];
+                            let (g2, s2) = map_cell(sym, f + df, r + dr, n);
+                            let (mf, mr) = DIR_VECTORS[map_dir(sym, d)];
+                            assert_eq!((g2 - g, s2 - s), (mf, mr));
+                        }
+                    }
+                }
+                assert!(seen.iter().all(|&x| x));
+            }
+        }
+    }
+}

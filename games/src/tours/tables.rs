@@ -1,0 +1,121 @@
+//! Precomputed tables of the Tours board: neighbours, line shifts, symmetries and Zobrist keys.
+//!
+//! Square index = file + 8 * rank (a1 = 0, h1 = 7, a8 = 56); a set of squares is a `u64` bitboard.
+
+use crate::grid::{DIR_VECTORS, SQUARE_SYMMETRIES, map_cell, map_dir};
+use crate::zobrist;
+
+pub(crate) const SQUARES: usize = 64;
+/// Off the board.
+pub(crate) const NONE: u8 = u8::MAX;
+/// The tallest stack: a FORM stacks at most a whole line of 8 pawns; a COLLAPSE makes murets only.
+pub(crate) const MAX_HEIGHT: usize = 8;
+
+/// `NEXT[square][dir]`: the adjacent square in direction `dir`, or [`NONE`] at the edge.
+pub(crate) const NEXT: [[u8; 8]; SQUARES] = {
+    let mut table = [[NONE; 8]; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        let mut d = 0;
+        while d < 8 {
+            let f = (s % 8) as i32 + DIR_VECTORS[d].0;
+            let r = (s / 8) as i32 + DIR_VECTORS[d].1;
+            if f >= 0 && f < 8 && r >= 0 && r < 8 {
+                table[s][d] = (f + 8 * r) as u8;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    table
+};
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// Moves every square of `set` one step in direction `dir`, dropping what leaves the board.
+#[inline]
+pub(crate) fn shift(set: u64, dir: usize) -> u64 {
+    let (df, dr) = DIR_VECTORS[dir];
+    let amount = df + 8 * dr;
+    let moved = if amount >= 0 { set << amount } else { set >> -amount };
+    match df {
+        1 => moved & !FILE_A,
+        -1 => moved & !FILE_H,
+        _ => moved,
+    }
+}
+
+/// `SQUARE_IMAGE[sym][square]`: where symmetry `sym` maps `square`.
+pub(crate) const SQUARE_IMAGE: [[u8; SQUARES]; SQUARE_SYMMETRIES] = {
+    let mut table = [[0; SQUARES]; SQUARE_SYMMETRIES];
+    let mut s = 0;
+    while s < SQUARE_SYMMETRIES {
+        let mut q = 0;
+        while q < SQUARES {
+            let (f, r) = map_cell(s, (q % 8) as i32, (q / 8) as i32, 8);
+            table[s][q] = (f + 8 * r) as u8;
+            q += 1;
+        }
+        s += 1;
+    }
+    table
+};
+
+/// `DIR_IMAGE[sym][dir]`: where symmetry `sym` maps direction `dir`.
+pub(crate) const DIR_IMAGE: [[u8; 8]; SQUARE_SYMMETRIES] = {
+    let mut table = [[0; 8]; SQUARE_SYMMETRIES];
+    let mut s = 0;
+    while s < SQUARE_SYMMETRIES {
+        let mut d = 0;
+        while d < 8 {
+            table[s][d] = map_dir(s, d) as u8;
+            d += 1;
+        }
+        s += 1;
+    }
+    table
+};
+
+/// A set of squares under symmetry `sym`.
+pub(crate) fn map_squares(sym: usize, set: u64) -> u64 {
+    let mut out = 0;
+    let mut rest = set;
+    while rest != 0 {
+        let q = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        out |= 1 << SQUARE_IMAGE[sym][q];
+    }
+    out
+}
+
+const STACK_KEYS: usize = 2 * SQUARES * (MAX_HEIGHT + 1);
+const KEYS: [u64; STACK_KEYS + 1 + SQUARES * 8] = zobrist::keys(0x7045_5253_0000_0003);
+
+/// Key of a stack of `height` (1..=8) pawns of colour `colour` (0 white, 1 black) on `square`.
+#[inline]
+pub(crate) const fn stack_key(colour: usize, square: usize, height: usize) -> u64 {
+    KEYS[(colour * SQUARES + square) * (MAX_HEIGHT + 1) + height]
+}
+/// Key xored in when Black is to move.
+pub(crate) const BLACK_TO_MOVE_KEY: u64 = KEYS[STACK_KEYS];
+/// Key of the compound variant's pending collapse: the tower on `square`, formed along `dir`.
+#[inline]
+pub(crate) const fn pending_key(square: usize, dir: usize) -> u64 {
+    KEYS[STACK_KEYS + 1 + square * 8 + dir]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shift_matches_next() {
+        for (s, neighbours) in NEXT.iter().enumerate() {
+            for (d, &next) in neighbours.iter().enumerate() {
+                let expected = if next == NONE { 0 } else { 1u64 << next };
+                assert_eq!(shift(1 << s, d), expected, "square {s} dir {d}");
+            }
+        }
+    }
+}
