@@ -68,6 +68,7 @@
 //! initial position. Quiet move `c3-d4`; capture `c3:e5:c7` listing every stop (`x` accepted for `:`).
 
 mod board;
+mod encode;
 mod geometry;
 mod movegen;
 mod notation;
@@ -75,6 +76,7 @@ mod rules;
 mod state;
 
 pub use board::{Piece, Tower};
+pub use encode::{INPUT_PLANES, TOWER_DEPTH, planes};
 pub use geometry::{DIRECTION_NAMES, Square};
 pub use rules::{CaptureTransfer, KingLanding, PromotionMidCapture, Rejump, Rules, VARIANTS};
 pub use state::{ACTION_SPACE, Bashni, Move, decode_action, encode_action};
@@ -219,5 +221,18 @@ impl Game for Bashni {
         }
         let (from, d, distance) = decode_action(action);
         encode_action(31 - from, 3 - d, distance)
+    }
+
+    const INPUT_PLANES: usize = INPUT_PLANES;
+    const BOARD_HEIGHT: usize = 8;
+    const BOARD_WIDTH: usize = 8;
+    const ENCODING_VERSION: u32 = 1;
+
+    fn canonical_symmetry(&self) -> usize {
+        Bashni::canonical_symmetry(self)
+    }
+
+    fn encode(&self, planes: &mut [f32]) {
+        self.encode_planes(planes);
     }
 }
