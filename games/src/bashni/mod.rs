@@ -52,6 +52,15 @@
 //! a light square, and the two diagonal reflections keep the dark squares but turn ranks into files, so men
 //! would move sideways and be crowned on a file.
 //!
+//! # Network encoding
+//!
+//! 44 planes of 8 x 8 from the side to move's view ([`encode`](Game::encode), layout in `docs/encoding.md`):
+//! `canonical_symmetry()` is 1 (the symmetry above) when Black is to move, so "own" pieces are the mover's and
+//! own men move up. Each tower shows its top 8 pieces one by one (own/opponent man/king per depth), then counts
+//! of own and opponent pieces below, and its height; then the capture in progress (capturing square, last
+//! jumped square, jumped squares and their order) and constant planes for the mid-capture flag, the draw
+//! counters (no progress, repetitions, plies, each over its limit) and ones. About 0.3 µs per encode.
+//!
 //! # Perft and speed
 //!
 //! From the start (moves, no draw rules): 7, 49, 302, 1469, 7482, 37908, 189912, 925945, 4533893 for depths
