@@ -33,7 +33,7 @@ fn plane(planes: &[f32], index: usize) -> &[f32] {
     &planes[index * CELLS..(index + 1) * CELLS]
 }
 
-/// The value of `plane` on the cell of a square written `xy`, as the side to move sees it.
+/// The value of plane `index` on file `file`, rank `rank` (from 0) of the board as the side to move sees it.
 fn value(planes: &[f32], index: usize, file: usize, rank: usize) -> f32 {
     plane(planes, index)[rank * 8 + file]
 }
