@@ -30,10 +30,10 @@ pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Re
         drop(file);
         fs::rename(&tmp, path)?;
         // The rename itself must reach the disk before anyone relies on it.
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if let Ok(d) = File::open(dir) {
-                let _ = d.sync_all();
-            }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+            && let Ok(d) = File::open(dir)
+        {
+            let _ = d.sync_all();
         }
         Ok(())
     })();

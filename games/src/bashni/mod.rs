@@ -52,6 +52,15 @@
 //! a light square, and the two diagonal reflections keep the dark squares but turn ranks into files, so men
 //! would move sideways and be crowned on a file.
 //!
+//! # Network encoding
+//!
+//! 44 planes of 8 x 8 from the side to move's view ([`encode`](Game::encode), layout in `docs/encoding.md`):
+//! `canonical_symmetry()` is 1 (the symmetry above) when Black is to move, so "own" pieces are the mover's and
+//! own men move up. Each tower shows its top 8 pieces one by one (own/opponent man/king per depth), then counts
+//! of own and opponent pieces below, and its height; then the capture in progress (capturing square, last
+//! jumped square, jumped squares and their order) and constant planes for the mid-capture flag, the draw
+//! counters (no progress, repetitions, plies, each over its limit) and ones. About 0.3 µs per encode.
+//!
 //! # Perft and speed
 //!
 //! From the start (moves, no draw rules): 7, 49, 302, 1469, 7482, 37908, 189912, 925945, 4533893 for depths
@@ -68,6 +77,7 @@
 //! initial position. Quiet move `c3-d4`; capture `c3:e5:c7` listing every stop (`x` accepted for `:`).
 
 mod board;
+mod encode;
 mod geometry;
 mod movegen;
 mod notation;
@@ -75,6 +85,7 @@ mod rules;
 mod state;
 
 pub use board::{Piece, Tower};
+pub use encode::{INPUT_PLANES, TOWER_DEPTH, planes};
 pub use geometry::{DIRECTION_NAMES, Square};
 pub use rules::{CaptureTransfer, KingLanding, PromotionMidCapture, Rejump, Rules, VARIANTS};
 pub use state::{ACTION_SPACE, Bashni, Move, decode_action, encode_action};
@@ -219,5 +230,18 @@ impl Game for Bashni {
         }
         let (from, d, distance) = decode_action(action);
         encode_action(31 - from, 3 - d, distance)
+    }
+
+    const INPUT_PLANES: usize = INPUT_PLANES;
+    const BOARD_HEIGHT: usize = 8;
+    const BOARD_WIDTH: usize = 8;
+    const ENCODING_VERSION: u32 = 1;
+
+    fn canonical_symmetry(&self) -> usize {
+        Bashni::canonical_symmetry(self)
+    }
+
+    fn encode(&self, planes: &mut [f32]) {
+        self.encode_planes(planes);
     }
 }
