@@ -137,6 +137,28 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn transformed(&self, sym: usize) -> Self;
     /// The action that corresponds to `action` under symmetry `sym`.
     fn transform_action(action: Action, sym: usize) -> Action;
+
+    /// Number of input planes of the network's encoding.
+    const INPUT_PLANES: usize;
+    /// Rows of each input plane (ranks of the board).
+    const BOARD_HEIGHT: usize;
+    /// Columns of each input plane (files of the board).
+    const BOARD_WIDTH: usize;
+    /// Version of the encoding; bumped whenever a plane changes meaning, so that old checkpoints are refused.
+    const ENCODING_VERSION: u32;
+
+    /// The symmetry under which the network sees this position: the one that shows the board from the side to
+    /// move's usual point of view (0 when the game needs no turning). [`Game::encode`] applies it, and the
+    /// network's policy index of a legal action `a` is `transform_action(a, canonical_symmetry())`.
+    fn canonical_symmetry(&self) -> usize {
+        0
+    }
+
+    /// Writes the network input, `INPUT_PLANES x BOARD_HEIGHT x BOARD_WIDTH` floats (row-major, plane by plane,
+    /// row 0 = the first rank as seen after the canonical symmetry), from the side to move's view: planes speak
+    /// of "own" and "opponent" pieces, never of colours. Every fact the rules depend on must be in the planes
+    /// (documented in `docs/encoding.md`). `planes` has exactly that length and may hold old values.
+    fn encode(&self, planes: &mut [f32]);
 }
 
 /// Counts the leaves of the legal-move tree to `depth` (moves, not actions), with bulk counting at the last ply.
