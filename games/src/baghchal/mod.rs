@@ -47,6 +47,7 @@
 //!
 //! Symmetries: all 8 of the square (see `grid::map_vector` for the numbering).
 
+mod encode;
 mod notation;
 mod symmetry;
 mod tables;
@@ -578,5 +579,14 @@ impl Game for BaghChal {
 
     fn transform_action(action: Action, sym: usize) -> Action {
         symmetry::transform_action(action, sym)
+    }
+
+    const INPUT_PLANES: usize = encode::PLANES;
+    const BOARD_HEIGHT: usize = 5;
+    const BOARD_WIDTH: usize = 5;
+    const ENCODING_VERSION: u32 = 1;
+
+    fn encode(&self, planes: &mut [f32]) {
+        encode::encode(self, planes)
     }
 }

@@ -43,6 +43,7 @@
 //!
 //! A compound turn is its FORM action then its COLLAPSE action. Symmetries: all 8 of the square.
 
+mod encode;
 mod notation;
 mod symmetry;
 mod tables;
@@ -575,5 +576,18 @@ impl Game for Tours {
 
     fn transform_action(action: Action, sym: usize) -> Action {
         symmetry::transform_action(action, sym)
+    }
+
+    const INPUT_PLANES: usize = encode::PLANES;
+    const BOARD_HEIGHT: usize = 8;
+    const BOARD_WIDTH: usize = 8;
+    const ENCODING_VERSION: u32 = 1;
+
+    fn canonical_symmetry(&self) -> usize {
+        encode::canonical_symmetry(self.side)
+    }
+
+    fn encode(&self, planes: &mut [f32]) {
+        self.encode_view(self.canonical_symmetry(), planes)
     }
 }
