@@ -97,8 +97,8 @@ mod tests {
 
     #[test]
     fn black_view_is_the_half_turn() {
-        for s in 0..SQUARES {
-            assert_eq!(SQUARE_IMAGE[BLACK_VIEW][s] as usize, SQUARES - 1 - s);
+        for (s, &image) in SQUARE_IMAGE[BLACK_VIEW].iter().enumerate() {
+            assert_eq!(image as usize, SQUARES - 1 - s);
         }
     }
 }
