@@ -47,7 +47,9 @@
 //!
 //! Symmetries: all 8 of the square (see `grid::map_vector` for the numbering).
 
+mod encode;
 mod notation;
+mod symmetry;
 mod tables;
 
 use crate::grid::{DIR_NAMES, SQUARE_SYMMETRIES};
@@ -572,27 +574,19 @@ impl Game for BaghChal {
     }
 
     fn transformed(&self, sym: usize) -> Self {
-        let unpack_map = |key: u64| {
-            let tigers = tables::map_points(sym, (key & 0x1FF_FFFF) as u32);
-            let goats = tables::map_points(sym, (key >> 25 & 0x1FF_FFFF) as u32);
-            pack(tigers, goats, Player::from_index((key >> 50) as usize))
-        };
-        let mut image = self.clone();
-        image.tigers = tables::map_points(sym, self.tigers);
-        image.goats = tables::map_points(sym, self.goats);
-        image.history = self.history.iter().map(|&k| unpack_map(k)).collect();
-        image.hash = image.compute_hash();
-        image
+        symmetry::transformed(self, sym)
     }
 
     fn transform_action(action: Action, sym: usize) -> Action {
-        let a = action as usize;
-        if a < MOVE_BASE {
-            return tables::POINT_IMAGE[sym][a] as Action;
-        }
-        let (m, jump) = ((a - MOVE_BASE) / 2, (a - MOVE_BASE) % 2);
-        let from = tables::POINT_IMAGE[sym][m / 8] as usize;
-        let dir = tables::DIR_IMAGE[sym][m % 8] as usize;
-        (MOVE_BASE + (from * 8 + dir) * 2 + jump) as Action
+        symmetry::transform_action(action, sym)
+    }
+
+    const INPUT_PLANES: usize = encode::PLANES;
+    const BOARD_HEIGHT: usize = 5;
+    const BOARD_WIDTH: usize = 5;
+    const ENCODING_VERSION: u32 = 1;
+
+    fn encode(&self, planes: &mut [f32]) {
+        encode::encode(self, planes)
     }
 }

@@ -43,10 +43,12 @@
 //!
 //! A compound turn is its FORM action then its COLLAPSE action. Symmetries: all 8 of the square.
 
+mod encode;
 mod notation;
+mod symmetry;
 mod tables;
 
-use crate::grid::{DIR_NAMES, SQUARE_SYMMETRIES, opposite};
+use crate::grid::{DIR_NAMES, SQUARE_SYMMETRIES};
 use crate::{Action, ActionList, EndReason, Game, NotationError, Outcome, Player, RulesError};
 use tables::{NEXT, NONE, SQUARES};
 
@@ -278,26 +280,6 @@ impl Tours {
         }
     }
 
-    /// Number of FORMs by bitboards: every run of k >= 2 lone pawns along a line counts twice (either end).
-    fn count_forms(&self) -> u64 {
-        let lone = self.lone[self.side.index()];
-        let mut total = 0;
-        // n, ne, e, se: each line once.
-        for dir in 0..4 {
-            let back = opposite(dir);
-            let mut starts = lone;
-            loop {
-                // Squares starting a run one longer: lone, and the next square starts the shorter run.
-                starts = lone & tables::shift(starts, back);
-                if starts == 0 {
-                    break;
-                }
-                total += starts.count_ones() as u64;
-            }
-        }
-        2 * total
-    }
-
     fn has_any_move(&self) -> bool {
         let mut any = false;
         self.for_each_move(|_| any = true);
@@ -497,7 +479,7 @@ impl Game for Tours {
             self.for_each_move(|_| n += 1);
             return n;
         }
-        let mut n = self.count_forms();
+        let mut n = tables::count_forms(self.lone[self.side.index()]);
         self.for_each_collapse(|_, _| n += 1);
         n
     }
@@ -589,34 +571,23 @@ impl Game for Tours {
     }
 
     fn transformed(&self, sym: usize) -> Self {
-        let mut image = self.clone();
-        for c in 0..2 {
-            image.occupied[c] = tables::map_squares(sym, self.occupied[c]);
-            image.lone[c] = tables::map_squares(sym, self.lone[c]);
-        }
-        for s in 0..SQUARES {
-            image.height[tables::SQUARE_IMAGE[sym][s] as usize] = self.height[s];
-        }
-        image.pending = self.pending.map(|(s, d)| {
-            (
-                tables::SQUARE_IMAGE[sym][s as usize],
-                tables::DIR_IMAGE[sym][d as usize],
-            )
-        });
-        image.hash = image.compute_hash();
-        image
+        symmetry::transformed(self, sym)
     }
 
     fn transform_action(action: Action, sym: usize) -> Action {
-        let a = action as usize;
-        if a < FORM_ACTIONS {
-            let (base, dir, len) = (a / 56, a / 7 % 8, a % 7 + 2);
-            let base = tables::SQUARE_IMAGE[sym][base];
-            let dir = tables::DIR_IMAGE[sym][dir];
-            Self::form_action(base, dir, len as u8)
-        } else {
-            let c = a - FORM_ACTIONS;
-            Self::collapse_action(tables::SQUARE_IMAGE[sym][c / 8], tables::DIR_IMAGE[sym][c % 8])
-        }
+        symmetry::transform_action(action, sym)
+    }
+
+    const INPUT_PLANES: usize = encode::PLANES;
+    const BOARD_HEIGHT: usize = 8;
+    const BOARD_WIDTH: usize = 8;
+    const ENCODING_VERSION: u32 = 1;
+
+    fn canonical_symmetry(&self) -> usize {
+        encode::canonical_symmetry(self.side)
+    }
+
+    fn encode(&self, planes: &mut [f32]) {
+        self.encode_view(self.canonical_symmetry(), planes)
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! Square index = file + 8 * rank (a1 = 0, h1 = 7, a8 = 56); a set of squares is a `u64` bitboard.
 
-use crate::grid::{DIR_VECTORS, SQUARE_SYMMETRIES, map_cell, map_dir};
+use crate::grid::{DIR_VECTORS, SQUARE_SYMMETRIES, map_cell, map_dir, opposite};
 use crate::zobrist;
 
 pub(crate) const SQUARES: usize = 64;
@@ -44,6 +44,26 @@ pub(crate) fn shift(set: u64, dir: usize) -> u64 {
         -1 => moved & !FILE_H,
         _ => moved,
     }
+}
+
+/// Number of FORMs open to the lone pawns `lone` of one colour: every run of k >= 2 of them along a line counts
+/// twice (either end may be the base).
+pub(crate) fn count_forms(lone: u64) -> u64 {
+    let mut total = 0;
+    // n, ne, e, se: each line once.
+    for dir in 0..4 {
+        let back = opposite(dir);
+        let mut starts = lone;
+        loop {
+            // Squares starting a run one longer: lone, and the next square starts the shorter run.
+            starts = lone & shift(starts, back);
+            if starts == 0 {
+                break;
+            }
+            total += starts.count_ones() as u64;
+        }
+    }
+    2 * total
 }
 
 /// `SQUARE_IMAGE[sym][square]`: where symmetry `sym` maps `square`.
