@@ -134,12 +134,13 @@ pub enum RulesError {
     Malformed { text: String },
 }
 
-/// Splits `key=value` options, refusing anything else. Keys and values are trimmed.
+/// Splits `key=value` options, refusing anything else. Keys and values are trimmed, and a key's `-` are read
+/// as `_`: the canonical spelling is `max_plies`, and `max-plies` means the same.
 pub fn parse_options(options: &[String]) -> Result<Vec<(String, String)>, RulesError> {
     options
         .iter()
         .map(|text| match text.split_once('=') {
-            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().replace('-', "_"), v.trim().to_string())),
             _ => Err(RulesError::Malformed { text: text.clone() }),
         })
         .collect()

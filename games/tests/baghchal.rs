@@ -193,7 +193,7 @@ fn rules_round_trip_and_unknown_options_are_refused() {
     }
     let err = |v: Option<&str>, o: &str| BaghChal::parse_rules(v, &[o.to_string()]).unwrap_err().to_string();
     assert!(err(None, "speed=3").contains("speed"));
-    assert!(err(None, "max-plies=-1").contains("max-plies"));
+    assert!(err(None, "max-plies=-1").contains("max_plies"));
     assert!(err(None, "repetition=sometimes").contains("sometimes"));
     assert!(err(Some("fivefold"), "max-plies=1").contains("fivefold"));
     assert!(err(None, "novalue").contains("novalue"));

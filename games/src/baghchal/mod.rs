@@ -19,7 +19,7 @@
 //!   - `threefold-draw`: repeating is legal; the third occurrence of a position is a draw
 //!     ([`EndReason::Repetition`]). `without_draw_rules` turns this into `off`.
 //!   - `off`: no repetition rule (games still end by the ply cap).
-//! - Self-play draw: `max-plies=250` plies in all ([`EndReason::PlyLimit`]); 0 switches it off.
+//! - Self-play draw: `max_plies=250` plies in all ([`EndReason::PlyLimit`]); 0 switches it off.
 //! - Order when several rules apply after a move: the tigers' 5th capture or a goats' repetition loss, then the
 //!   side to move losing for lack of a legal move, then the draws (third occurrence, ply cap).
 //!
@@ -394,7 +394,7 @@ impl Game for BaghChal {
     fn describe_rules(rules: &BaghChalRules) -> Vec<String> {
         vec![
             format!("repetition={}", rules.repetition.as_str()),
-            format!("max-plies={}", rules.max_plies),
+            format!("max_plies={}", rules.max_plies),
         ]
     }
 

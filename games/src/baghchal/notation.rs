@@ -5,8 +5,8 @@ use super::{BaghChal, BaghChalMove, BaghChalRules, GOATS, RepetitionRule};
 use crate::{Game, NotationError, Player, RulesError, parse_bool, parse_count, parse_options};
 
 const VARIANTS: &str = "default, goats-lose-on-repetition, threefold-draw";
-const OPTIONS: &str = "repetition (ban, goats-lose-on-repetition, threefold-draw, off), max-plies, \
-                       goats-lose-on-repetition, threefold-draw";
+const OPTIONS: &str = "repetition (ban, goats-lose-on-repetition, threefold-draw, off), max_plies, \
+                       goats_lose_on_repetition, threefold_draw";
 
 /// The name of point `p` (`a1`..`e5`).
 pub fn point_name(p: usize) -> String {
@@ -54,9 +54,9 @@ pub(super) fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<B
                     reason: "expected ban, goats-lose-on-repetition, threefold-draw or off".to_string(),
                 })?
             }
-            "max-plies" => rules.max_plies = parse_count(&key, &value)?,
-            "goats-lose-on-repetition" | "threefold-draw" => {
-                let flagged = if key == "threefold-draw" {
+            "max_plies" => rules.max_plies = parse_count(&key, &value)?,
+            "goats_lose_on_repetition" | "threefold_draw" => {
+                let flagged = if key == "threefold_draw" {
                     RepetitionRule::ThreefoldDraw
                 } else {
                     RepetitionRule::GoatsLose

@@ -10,8 +10,8 @@
 //!   squares in one of 8 directions; each must be on the board and empty or an own lone pawn (which becomes a
 //!   muret). If the square at distance h holds an enemy stack, its top pawn is removed (at most one capture).
 //! - The side to move with no legal move loses ([`EndReason::NoLegalMove`]).
-//! - Self-play draws: `no-capture-plies=100` consecutive plies without a capture ([`EndReason::NoProgress`]) and
-//!   `max-plies=300` plies in all ([`EndReason::PlyLimit`]); 0 switches either off. A side to move with no legal
+//! - Self-play draws: `no_capture_plies=100` consecutive plies without a capture ([`EndReason::NoProgress`]) and
+//!   `max_plies=300` plies in all ([`EndReason::PlyLimit`]); 0 switches either off. A side to move with no legal
 //!   move loses even when a draw limit is reached by the same move.
 //! - Variant `compound` (also the option `compound=true`): every turn is a FORM followed by a COLLAPSE of the
 //!   tower just formed, in any direction but back along the line it was formed on (the direction from the base
@@ -391,8 +391,8 @@ impl Game for Tours {
     fn describe_rules(rules: &ToursRules) -> Vec<String> {
         vec![
             format!("compound={}", rules.compound),
-            format!("no-capture-plies={}", rules.no_capture_plies),
-            format!("max-plies={}", rules.max_plies),
+            format!("no_capture_plies={}", rules.no_capture_plies),
+            format!("max_plies={}", rules.max_plies),
         ]
     }
 

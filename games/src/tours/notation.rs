@@ -35,13 +35,13 @@ pub(super) fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<T
     for (key, value) in parse_options(options)? {
         match key.as_str() {
             "compound" => rules.compound = parse_bool(&key, &value)?,
-            "no-capture-plies" => rules.no_capture_plies = parse_count(&key, &value)?,
-            "max-plies" => rules.max_plies = parse_count(&key, &value)?,
+            "no_capture_plies" => rules.no_capture_plies = parse_count(&key, &value)?,
+            "max_plies" => rules.max_plies = parse_count(&key, &value)?,
             _ => {
                 return Err(RulesError::UnknownOption {
                     game: Tours::NAME,
                     key,
-                    known: "compound, no-capture-plies, max-plies".to_string(),
+                    known: "compound, no_capture_plies, max_plies".to_string(),
                 });
             }
         }
