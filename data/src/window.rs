@@ -213,8 +213,9 @@ const SAMPLE_COLUMNS: [&str; 8] = [
 
 /// An endless shuffled stream of samples over a window. It reads the window's slices in passes, each pass in a
 /// fresh random shard order, row after row, through a shuffle buffer of at most `shuffle_buffer` rows: each
-/// incoming row replaces a uniformly chosen buffered one, which is emitted. Memory is the buffer plus one Arrow
-/// batch of [`READ_BATCH_ROWS`] rows. The same index, buffer size and seed give the same samples.
+/// incoming row replaces a uniformly chosen buffered one, which is emitted. Memory is the buffer plus one batch of
+/// [`READ_BATCH_ROWS`] rows (decoded, then handed to the buffer row by row). The same index, buffer size and seed
+/// give the same samples.
 ///
 /// A shard that fails while streaming is yielded once as an `Err` (naming it) and dropped from later passes; the
 /// stream ends (`None`) only when no readable shard is left.
@@ -233,8 +234,8 @@ pub struct SampleStream {
 struct SliceReader {
     slice: usize,
     batches: Box<dyn Iterator<Item = Result<RecordBatch, DataError>>>,
-    batch: Option<RecordBatch>,
-    next_row: usize,
+    /// The decoded rows of the current batch not yet handed to the buffer.
+    rows: std::vec::IntoIter<TrainingSample>,
 }
 
 impl SampleStream {
@@ -317,26 +318,20 @@ impl SampleStream {
                 }
                 continue;
             };
-            if let Some(batch) = &reader.batch
-                && reader.next_row < batch.num_rows()
-            {
-                let row = reader.next_row;
-                reader.next_row += 1;
-                let slice = reader.slice;
-                let input_len = self.slices[slice].header.input_len();
-                let path = self.slices[slice].path.clone();
-                return match sample_at(&path, batch, row, input_len) {
-                    Ok(sample) => Ok(Some(sample)),
-                    Err(e) => {
-                        self.drop_slice(slice);
-                        Err(e)
-                    }
-                };
+            if let Some(sample) = reader.rows.next() {
+                return Ok(Some(sample));
             }
             match reader.batches.next() {
                 Some(Ok(batch)) => {
-                    reader.batch = Some(batch);
-                    reader.next_row = 0;
+                    let slice = reader.slice;
+                    let (path, input_len) = (&self.slices[slice].path, self.slices[slice].header.input_len());
+                    match samples_of(path, &batch, input_len) {
+                        Ok(rows) => reader.rows = rows.into_iter(),
+                        Err(e) => {
+                            self.drop_slice(slice);
+                            return Err(e);
+                        }
+                    }
                 }
                 Some(Err(e)) => {
                     let slice = reader.slice;
@@ -357,8 +352,7 @@ impl SampleStream {
         Ok(SliceReader {
             slice,
             batches: Box::new(batches),
-            batch: None,
-            next_row: 0,
+            rows: Vec::new().into_iter(),
         })
     }
 
@@ -404,26 +398,36 @@ impl Iterator for SampleStream {
     }
 }
 
-fn sample_at(path: &Path, batch: &RecordBatch, row: usize, input_len: usize) -> Result<TrainingSample, DataError> {
+/// Decodes a batch into samples, looking each column up once.
+fn samples_of(path: &Path, batch: &RecordBatch, input_len: usize) -> Result<Vec<TrainingSample>, DataError> {
     use position_columns::*;
     let c = Columns { path, batch };
-    let has_policy = c.boolean(FULL_SEARCH)?.value(row);
-    let (policy_actions, policy_probs) = if has_policy {
-        (
-            ListColumn::<UInt16Type>::new(&c, POLICY_ACTIONS)?.row(row)?.to_vec(),
-            ListColumn::<Float32Type>::new(&c, POLICY_PROBS)?.row(row)?.to_vec(),
-        )
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    Ok(TrainingSample {
-        input: InputColumn::new(&c, input_len)?.row(row).to_vec(),
-        legal_actions: ListColumn::<UInt16Type>::new(&c, LEGAL_ACTIONS)?.row(row)?.to_vec(),
-        has_policy,
-        policy_actions,
-        policy_probs,
-        root_value: c.primitive::<Float32Type>(ROOT_VALUE)?.value(row),
-        result: c.primitive::<Float32Type>(RESULT)?.value(row),
-        plies_to_end: c.primitive::<UInt32Type>(PLIES_TO_END)?.value(row),
-    })
+    let full_search = c.boolean(FULL_SEARCH)?;
+    let inputs = InputColumn::new(&c, input_len)?;
+    let legal = ListColumn::<UInt16Type>::new(&c, LEGAL_ACTIONS)?;
+    let policy_actions = ListColumn::<UInt16Type>::new(&c, POLICY_ACTIONS)?;
+    let policy_probs = ListColumn::<Float32Type>::new(&c, POLICY_PROBS)?;
+    let root_value = c.primitive::<Float32Type>(ROOT_VALUE)?;
+    let result = c.primitive::<Float32Type>(RESULT)?;
+    let plies_to_end = c.primitive::<UInt32Type>(PLIES_TO_END)?;
+    (0..batch.num_rows())
+        .map(|row| {
+            let has_policy = full_search.value(row);
+            let (actions, probs) = if has_policy {
+                (policy_actions.row(row)?.to_vec(), policy_probs.row(row)?.to_vec())
+            } else {
+                (Vec::new(), Vec::new())
+            };
+            Ok(TrainingSample {
+                input: inputs.row(row).to_vec(),
+                legal_actions: legal.row(row)?.to_vec(),
+                has_policy,
+                policy_actions: actions,
+                policy_probs: probs,
+                root_value: root_value.value(row),
+                result: result.value(row),
+                plies_to_end: plies_to_end.value(row),
+            })
+        })
+        .collect()
 }
