@@ -30,7 +30,10 @@ impl RunConfig {
             let path = e.path().to_string();
             anyhow::anyhow!("{origin}: key `{path}`: {}", e.into_inner())
         })?;
-        config.network.validate().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        config
+            .network
+            .validate()
+            .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         if !zero_games::registry::GAME_NAMES.contains(&config.game.as_str()) {
             bail!(
                 "{origin}: key `game`: unknown game {:?}; known games: {}",
@@ -53,12 +56,18 @@ mod tests {
 
     #[test]
     fn unknown_keys_and_wrong_types_name_the_full_path() {
-        let err = RunConfig::parse("game = \"bashni\"\n[network]\nchanels = 3\n", "t.toml").unwrap_err().to_string();
+        let err = RunConfig::parse("game = \"bashni\"\n[network]\nchanels = 3\n", "t.toml")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("network.chanels") || err.contains("`network`"), "{err}");
         assert!(err.contains("chanels"), "{err}");
-        let err = RunConfig::parse("game = \"bashni\"\n[network]\nblocks = \"six\"\n", "t.toml").unwrap_err().to_string();
+        let err = RunConfig::parse("game = \"bashni\"\n[network]\nblocks = \"six\"\n", "t.toml")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("network.blocks"), "{err}");
-        let err = RunConfig::parse("game = \"chess\"\n", "t.toml").unwrap_err().to_string();
+        let err = RunConfig::parse("game = \"chess\"\n", "t.toml")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("unknown game \"chess\""), "{err}");
         let ok = RunConfig::parse("game = \"tours\"\n[network]\nblocks = 2\n", "t.toml").unwrap();
         assert_eq!(ok.network.blocks, 2);

@@ -11,11 +11,15 @@ pub const TEMP_MARKER: &str = ".zero-tmp-";
 
 /// Whether `path` is a temporary file of [`write_atomically`] (complete or not, it was never renamed).
 pub fn is_temporary(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n.to_string_lossy().contains(TEMP_MARKER))
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().contains(TEMP_MARKER))
 }
 
 fn temporary_for(path: &Path) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     path.with_file_name(format!("{name}{TEMP_MARKER}{}", std::process::id()))
 }
 

@@ -34,9 +34,7 @@ fn start_round_trips_and_renders() {
          b6:b d6:b f6:b h6:b a7:b c7:b e7:b g7:b b8:b d8:b f8:b h8:b"
     );
     assert_eq!(
-        Bashni::from_position(&Rules::default(), "start")
-            .unwrap()
-            .position(),
+        Bashni::from_position(&Rules::default(), "start").unwrap().position(),
         text
     );
     let g = Bashni::from_position(&Rules::default(), "w c1:Bwww e5:wbbbb h8:b").unwrap();
@@ -59,11 +57,7 @@ fn bad_positions_name_the_token_and_why() {
         ("w a1:w a1:b", "a1:b", "twice"),
         ("w a1:", "a1:", "empty stack"),
         ("w a1w", "a1w", "square:stack"),
-        (
-            "w a1:wwwwwwwwwwwww",
-            "a1:wwwwwwwwwwwww",
-            "more than 12 white",
-        ),
+        ("w a1:wwwwwwwwwwwww", "a1:wwwwwwwwwwwww", "more than 12 white"),
         ("w c3:bbbbbb e3:bbbbbbb", "e3:bbbbbbb", "more than 12 black"),
         ("w b8:wb", "b8:wb", "crowned"),
         ("b c1:b", "c1:b", "crowned"),
@@ -107,21 +101,11 @@ fn bad_moves_name_the_token_and_why() {
 
 #[test]
 fn bad_rules_are_refused_with_the_reason() {
-    assert!(
-        matches!(rules_error(Some("polish"), &[]), RulesError::UnknownVariant { name, .. } if name == "polish")
-    );
-    assert!(
-        matches!(rules_error(None, &["foo=1"]), RulesError::UnknownOption { key, .. } if key == "foo")
-    );
-    assert!(
-        matches!(rules_error(None, &["rejump=twice"]), RulesError::BadValue { value, .. } if value == "twice")
-    );
-    assert!(
-        matches!(rules_error(None, &["rejump"]), RulesError::Malformed { text } if text == "rejump")
-    );
-    assert!(
-        matches!(rules_error(None, &["max_plies=-1"]), RulesError::BadValue { key, .. } if key == "max_plies")
-    );
+    assert!(matches!(rules_error(Some("polish"), &[]), RulesError::UnknownVariant { name, .. } if name == "polish"));
+    assert!(matches!(rules_error(None, &["foo=1"]), RulesError::UnknownOption { key, .. } if key == "foo"));
+    assert!(matches!(rules_error(None, &["rejump=twice"]), RulesError::BadValue { value, .. } if value == "twice"));
+    assert!(matches!(rules_error(None, &["rejump"]), RulesError::Malformed { text } if text == "rejump"));
+    assert!(matches!(rules_error(None, &["max_plies=-1"]), RulesError::BadValue { key, .. } if key == "max_plies"));
     assert!(matches!(
         rules_error(Some("dagaz"), &["rejump=free"]),
         RulesError::BadValue { key, reason, .. } if key == "rejump" && reason.contains("end_of_move")
@@ -132,19 +116,11 @@ fn bad_rules_are_refused_with_the_reason() {
 fn rules_describe_themselves_completely() {
     for variant in zero_games::bashni::VARIANTS {
         let rules = Rules::parse(Some(variant), &["max_plies=120".to_string()]).unwrap();
-        assert_eq!(
-            Rules::parse(None, &rules.describe()),
-            Ok(rules),
-            "{variant}"
-        );
+        assert_eq!(Rules::parse(None, &rules.describe()), Ok(rules), "{variant}");
     }
     let ludii = Rules::parse(Some("ludii"), &[]).unwrap();
-    let ludii_backward =
-        Rules::parse(Some("ludii"), &["men_capture_backward=true".into()]).unwrap();
-    assert!(
-        ludii_backward.men_capture_backward,
-        "options apply after the variant"
-    );
+    let ludii_backward = Rules::parse(Some("ludii"), &["men_capture_backward=true".into()]).unwrap();
+    assert!(ludii_backward.men_capture_backward, "options apply after the variant");
     assert!(!ludii.men_capture_backward);
 }
 
@@ -152,8 +128,7 @@ const FUZZ_CASES: u32 = 2000;
 
 fn check_position_text(text: &str) {
     if let Ok(game) = Bashni::from_position(&Rules::default(), text) {
-        let back =
-            Bashni::from_position(&Rules::default(), &game.position()).expect("own output parses");
+        let back = Bashni::from_position(&Rules::default(), &game.position()).expect("own output parses");
         assert_eq!(back.position(), game.position());
         let _ = game.render();
         let _ = game.outcome();

@@ -1,9 +1,7 @@
 //! A deliberately naive second implementation of the rules (an 8x8 array of stacks as strings, every jump on
 //! a fresh copy), compared with the engine move for move and position for position under every preset.
 
-use zero_games::bashni::{
-    Bashni, CaptureTransfer, KingLanding, PromotionMidCapture, Rejump, Rules, VARIANTS,
-};
+use zero_games::bashni::{Bashni, CaptureTransfer, KingLanding, PromotionMidCapture, Rejump, Rules, VARIANTS};
 use zero_games::checks::CheckRng;
 use zero_games::{Game, perft};
 
@@ -64,14 +62,7 @@ impl Naive {
             }
             let mut board = self.clone();
             let capturer = std::mem::take(&mut board.cells[c]);
-            board.jumps(
-                rules,
-                c,
-                capturer.clone(),
-                &mut vec![c],
-                &mut Vec::new(),
-                &mut captures,
-            );
+            board.jumps(rules, c, capturer.clone(), &mut vec![c], &mut Vec::new(), &mut captures);
             let king = capturer.starts_with(['W', 'B']);
             let (f, r) = ((c % 8) as i32, (c / 8) as i32);
             for (d, &(df, dr)) in DIRS.iter().enumerate() {
@@ -173,8 +164,7 @@ impl Naive {
                 path.push(land);
                 let mut ends = Vec::new();
                 let stop = crowned && rules.promotion_mid_capture == PromotionMidCapture::Stop;
-                let goes_on =
-                    !stop && after.jumps(rules, land, capturer.clone(), path, jumped, &mut ends);
+                let goes_on = !stop && after.jumps(rules, land, capturer.clone(), path, jumped, &mut ends);
                 if !goes_on {
                     ends.push(after.finish(path, jumped, land, capturer));
                 }
@@ -192,13 +182,7 @@ impl Naive {
         found
     }
 
-    fn finish(
-        &self,
-        path: &[usize],
-        jumped: &[usize],
-        land: usize,
-        mut capturer: String,
-    ) -> (String, Naive) {
+    fn finish(&self, path: &[usize], jumped: &[usize], land: usize, mut capturer: String) -> (String, Naive) {
         let mut end = self.clone();
         if TURKISH.with(|t| t.get()) {
             for &m in jumped {
@@ -236,22 +220,18 @@ fn perft_agrees_with_the_naive_rules() {
     let naive = Naive::parse(&start.position());
     let depth = if cfg!(debug_assertions) { 5 } else { 7 };
     for d in 1..=depth {
-        assert_eq!(
-            perft(&start, d),
-            naive_perft(&naive, &rules, d),
-            "depth {d}"
-        );
+        assert_eq!(perft(&start, d), naive_perft(&naive, &rules, d), "depth {d}");
     }
 }
 
 #[test]
 fn every_position_of_random_games_agrees_with_the_naive_rules() {
     let games = if cfg!(debug_assertions) { 12 } else { 150 };
-    for variant in VARIANTS.iter().copied().chain([
-        "men_capture_backward=false",
-        "king_landing=free",
-        "rejump=free",
-    ]) {
+    for variant in VARIANTS
+        .iter()
+        .copied()
+        .chain(["men_capture_backward=false", "king_landing=free", "rejump=free"])
+    {
         let rules = match variant.split_once('=') {
             Some(_) => Rules::parse(None, &[variant.to_string()]),
             None => Rules::parse(Some(variant), &[]),

@@ -24,10 +24,7 @@ fn sorted(moves: &[&str]) -> Vec<String> {
 #[test]
 fn worked_example_rejump_not_consecutive() {
     let g = game("w c5:w d4:bb f4:b f6:b d6:b h8:b a1:w");
-    assert_eq!(
-        moves_of(&g),
-        sorted(&["c5:e3:g5:e7:c5:e3", "c5:e7:g5:e3:c5"])
-    );
+    assert_eq!(moves_of(&g), sorted(&["c5:e3:g5:e7:c5:e3", "c5:e7:g5:e3:c5"]));
 }
 
 #[test]

@@ -60,11 +60,7 @@ fn a_man_capturing_that_tower_frees_the_prisoner() {
     assert_eq!(moves_of(&g), ["f6:d4"]);
     play(&mut g, "f6xd4");
     assert_eq!(stack(&g, "d4"), "bw");
-    assert_eq!(
-        stack(&g, "e5"),
-        "b",
-        "the prisoner is free and commands its square"
-    );
+    assert_eq!(stack(&g, "e5"), "b", "the prisoner is free and commands its square");
 }
 
 #[test]
@@ -92,11 +88,7 @@ fn a_captured_king_stays_a_king_and_commands_again_as_a_king_when_freed() {
     assert_eq!(stack(&g, "e5"), "B");
     // The freed king moves as a king: it flies backwards.
     let g = game(&g.position().replacen("w ", "b ", 1));
-    assert!(
-        moves_of(&g).contains(&"e5-h8".to_string()),
-        "{:?}",
-        moves_of(&g)
-    );
+    assert!(moves_of(&g).contains(&"e5-h8".to_string()), "{:?}", moves_of(&g));
 }
 
 // ---- each variant changes move generation where it should ----
@@ -106,10 +98,7 @@ fn men_capture_backward_only_by_default() {
     let position = "w d4:w c3:b h8:b";
     assert_eq!(moves_of(&game(position)), ["d4:b2"]);
     let forward_only = rules(None, &["men_capture_backward=false"]);
-    assert_eq!(
-        moves_of(&game_with(&forward_only, position)),
-        ["d4-c5", "d4-e5"]
-    );
+    assert_eq!(moves_of(&game_with(&forward_only, position)), ["d4-c5", "d4-e5"]);
     assert_eq!(
         moves_of(&game_with(&rules(Some("ludii"), &[]), position)),
         ["d4-c5", "d4-e5"]
@@ -125,10 +114,7 @@ fn promotion_stop_ends_the_move_on_the_crowning_square() {
     play(&mut g, "b6:d8");
     assert_eq!(stack(&g, "d8"), "Wb");
     assert_eq!(g.to_move(), Player::Second);
-    assert_eq!(
-        moves_of(&game_with(&rules(Some("ludii"), &[]), position)),
-        ["b6:d8"]
-    );
+    assert_eq!(moves_of(&game_with(&rules(Some("ludii"), &[]), position)), ["b6:d8"]);
 }
 
 #[test]
@@ -152,22 +138,13 @@ fn rejump_once_and_free() {
     let free = rules(None, &["rejump=free"]);
     assert_eq!(
         moves_of(&game_with(&free, position)),
-        sorted(&[
-            "c5:e3:c5:e7:g5:e3",
-            "c5:e3:g5:e7:c5:e3",
-            "c5:e7:g5:e3:c5:e3"
-        ])
+        sorted(&["c5:e3:c5:e7:g5:e3", "c5:e3:g5:e7:c5:e3", "c5:e7:g5:e3:c5:e3"])
     );
     let king = "w b2:W d4:bb h8:b a1:w";
-    assert_eq!(
-        moves_of(&game_with(&once, king)),
-        sorted(&["b2:e5", "b2:f6", "b2:g7"])
-    );
+    assert_eq!(moves_of(&game_with(&once, king)), sorted(&["b2:e5", "b2:f6", "b2:g7"]));
     assert_eq!(
         moves_of(&game_with(&free, king)),
-        sorted(&[
-            "b2:e5:b2", "b2:e5:c3", "b2:f6:b2", "b2:f6:c3", "b2:g7:b2", "b2:g7:c3"
-        ])
+        sorted(&["b2:e5:b2", "b2:e5:c3", "b2:f6:b2", "b2:f6:c3", "b2:g7:b2", "b2:g7:c3"])
     );
 }
 
@@ -181,10 +158,7 @@ fn turkish_strike_jumped_pieces_block_until_the_move_ends() {
     );
     let dagaz = rules(Some("dagaz"), &[]);
     assert_eq!(dagaz, rules(None, &["capture_transfer=end_of_move"]));
-    assert_eq!(
-        moves_of(&game_with(&dagaz, position)),
-        sorted(&["d4:a7", "d4:g1"])
-    );
+    assert_eq!(moves_of(&game_with(&dagaz, position)), sorted(&["d4:a7", "d4:g1"]));
 }
 
 #[test]
@@ -219,10 +193,7 @@ fn optional_capture_adds_the_quiet_moves() {
     let position = "w c3:w d4:b h8:b";
     assert_eq!(moves_of(&game(position)), ["c3:e5"]);
     let optional = rules(Some("optional-capture"), &[]);
-    assert_eq!(
-        moves_of(&game_with(&optional, position)),
-        sorted(&["c3:e5", "c3-b4"])
-    );
+    assert_eq!(moves_of(&game_with(&optional, position)), sorted(&["c3:e5", "c3-b4"]));
     assert_eq!(optional, rules(None, &["mandatory_capture=false"]));
 }
 
@@ -271,8 +242,7 @@ fn thirty_plies_without_progress_draw() {
 
 #[test]
 fn three_hundred_plies_draw() {
-    let (g, plies) =
-        shuffle_until_over(&rules(None, &["repetition=0", "no_progress_plies=0"]), 1000);
+    let (g, plies) = shuffle_until_over(&rules(None, &["repetition=0", "no_progress_plies=0"]), 1000);
     assert_eq!(plies, 300);
     assert_eq!(g.ply(), 300);
     assert_eq!(g.outcome(), Some(Outcome::draw(EndReason::PlyLimit)));
@@ -294,8 +264,5 @@ fn no_legal_move_loses() {
     );
     let mut g = game("w c3:w d4:b h8:W");
     play(&mut g, "c3:e5");
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::win(Player::First, EndReason::NoLegalMove))
-    );
+    assert_eq!(g.outcome(), Some(Outcome::win(Player::First, EndReason::NoLegalMove)));
 }

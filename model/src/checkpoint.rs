@@ -67,7 +67,12 @@ impl CheckpointMeta {
     pub fn check_game<G: Game>(&self, path: &Path) -> Result<(), CheckpointError> {
         let shape = NetShape::of::<G>();
         let mismatch = |what: &str, expected: String, found: String| {
-            Err(CheckpointError::Mismatch { path: path.to_path_buf(), what: what.to_string(), expected, found })
+            Err(CheckpointError::Mismatch {
+                path: path.to_path_buf(),
+                what: what.to_string(),
+                expected,
+                found,
+            })
         };
         if self.game != G::NAME {
             return mismatch("game", G::NAME.to_string(), self.game.clone());
@@ -106,7 +111,12 @@ pub enum CheckpointError {
     #[error("checkpoint {path} is corrupt or truncated: {reason}")]
     Corrupt { path: PathBuf, reason: String },
     #[error("checkpoint {path} does not match: {what} is {found}, expected {expected}")]
-    Mismatch { path: PathBuf, what: String, expected: String, found: String },
+    Mismatch {
+        path: PathBuf,
+        what: String,
+        expected: String,
+        found: String,
+    },
 }
 
 /// A loaded network with its metadata.
@@ -169,30 +179,47 @@ impl Checkpoint {
             .collect();
         named.sort_by(|a, b| a.0.cmp(&b.0));
         let mut meta = meta.clone();
-        meta.checksum = checksum(named.iter().map(|(n, t)| (n.as_str(), t.shape.as_slice(), t.bytes.as_slice())));
+        meta.checksum = checksum(
+            named
+                .iter()
+                .map(|(n, t)| (n.as_str(), t.shape.as_slice(), t.bytes.as_slice())),
+        );
         let json = serde_json::to_string(&meta).expect("metadata serializes");
         let info = HashMap::from([(METADATA_KEY.to_string(), json)]);
-        let bytes = safetensors::serialize(named.iter().map(|(n, t)| (n.as_str(), t)), Some(info))
-            .map_err(|e| CheckpointError::Corrupt { path: path.to_path_buf(), reason: e.to_string() })?;
-        zero_games::files::write_atomically(path, &bytes)
-            .map_err(|source| CheckpointError::Io { path: path.to_path_buf(), source })
+        let bytes = safetensors::serialize(named.iter().map(|(n, t)| (n.as_str(), t)), Some(info)).map_err(|e| {
+            CheckpointError::Corrupt {
+                path: path.to_path_buf(),
+                reason: e.to_string(),
+            }
+        })?;
+        zero_games::files::write_atomically(path, &bytes).map_err(|source| CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// Reads and verifies the metadata only (the whole file is still checked for truncation and checksum).
     pub fn read_meta(path: &Path) -> Result<CheckpointMeta, CheckpointError> {
-        let bytes = std::fs::read(path).map_err(|source| CheckpointError::Io { path: path.to_path_buf(), source })?;
+        let bytes = std::fs::read(path).map_err(|source| CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let (meta, _) = parse(path, &bytes)?;
         Ok(meta)
     }
 
     /// Loads a checkpoint of game `G` onto `device`, refusing any mismatch.
     pub fn load<G: Game>(path: &Path, device: Device) -> Result<Checkpoint, CheckpointError> {
-        let bytes = std::fs::read(path).map_err(|source| CheckpointError::Io { path: path.to_path_buf(), source })?;
+        let bytes = std::fs::read(path).map_err(|source| CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let (meta, tensors) = parse(path, &bytes)?;
         meta.check_game::<G>(path)?;
-        meta.network
-            .validate()
-            .map_err(|reason| CheckpointError::Corrupt { path: path.to_path_buf(), reason })?;
+        meta.network.validate().map_err(|reason| CheckpointError::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        })?;
         let vs = nn::VarStore::new(device);
         let net = PolicyValueNet::new(&vs.root(), &meta.network, meta.shape());
         copy_into(&vs, &tensors, path)?;
@@ -200,8 +227,15 @@ impl Checkpoint {
     }
 
     /// Loads the weights of `path` into an existing network (same architecture), refusing any mismatch.
-    pub fn load_into<G: Game>(vs: &mut nn::VarStore, network: &NetworkConfig, path: &Path) -> Result<CheckpointMeta, CheckpointError> {
-        let bytes = std::fs::read(path).map_err(|source| CheckpointError::Io { path: path.to_path_buf(), source })?;
+    pub fn load_into<G: Game>(
+        vs: &mut nn::VarStore,
+        network: &NetworkConfig,
+        path: &Path,
+    ) -> Result<CheckpointMeta, CheckpointError> {
+        let bytes = std::fs::read(path).map_err(|source| CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let (meta, tensors) = parse(path, &bytes)?;
         meta.check_game::<G>(path)?;
         if &meta.network != network {
@@ -220,7 +254,10 @@ impl Checkpoint {
 type ParsedTensors = Vec<(String, Vec<usize>, Vec<f32>)>;
 
 fn parse(path: &Path, bytes: &[u8]) -> Result<(CheckpointMeta, ParsedTensors), CheckpointError> {
-    let corrupt = |reason: String| CheckpointError::Corrupt { path: path.to_path_buf(), reason };
+    let corrupt = |reason: String| CheckpointError::Corrupt {
+        path: path.to_path_buf(),
+        reason,
+    };
     let (_, metadata) = SafeTensors::read_metadata(bytes).map_err(|e| corrupt(format!("{e:?}")))?;
     let file = SafeTensors::deserialize(bytes).map_err(|e| corrupt(format!("{e:?}")))?;
     let json = metadata
@@ -230,20 +267,30 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<(CheckpointMeta, ParsedTensors), C
         .ok_or_else(|| corrupt("no zero metadata in the header (not a zero checkpoint)".to_string()))?;
     let meta: CheckpointMeta = serde_json::from_str(json).map_err(|e| corrupt(format!("metadata: {e}")))?;
     if meta.format != CHECKPOINT_FORMAT {
-        return Err(corrupt(format!("checkpoint format {} is not {CHECKPOINT_FORMAT}", meta.format)));
+        return Err(corrupt(format!(
+            "checkpoint format {} is not {CHECKPOINT_FORMAT}",
+            meta.format
+        )));
     }
     let mut views: Vec<(String, _)> = file.tensors();
     views.sort_by(|a, b| a.0.cmp(&b.0));
     let sum = checksum(views.iter().map(|(n, v)| (n.as_str(), v.shape(), v.data())));
     if sum != meta.checksum {
-        return Err(corrupt(format!("checksum {sum} does not match the recorded {}", meta.checksum)));
+        return Err(corrupt(format!(
+            "checksum {sum} does not match the recorded {}",
+            meta.checksum
+        )));
     }
     let mut tensors = Vec::with_capacity(views.len());
     for (name, view) in views {
         if view.dtype() != Dtype::F32 {
             return Err(corrupt(format!("tensor {name} is {:?}, not F32", view.dtype())));
         }
-        let values = view.data().chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        let values = view
+            .data()
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
         tensors.push((name, view.shape().to_vec(), values));
     }
     Ok((meta, tensors))
@@ -261,21 +308,36 @@ fn copy_into(vs: &nn::VarStore, tensors: &ParsedTensors, path: &Path) -> Result<
     let by_name: HashMap<&str, &(String, Vec<usize>, Vec<f32>)> = tensors.iter().map(|t| (t.0.as_str(), t)).collect();
     for (name, var) in &variables {
         let Some((_, shape, _)) = by_name.get(name.as_str()) else {
-            return Err(mismatch(format!("architecture (tensor {name})"), "present".into(), "missing".into()));
+            return Err(mismatch(
+                format!("architecture (tensor {name})"),
+                "present".into(),
+                "missing".into(),
+            ));
         };
         let want: Vec<usize> = var.size().iter().map(|&d| d as usize).collect();
         if &want != shape {
-            return Err(mismatch(format!("shape of {name}"), format!("{want:?}"), format!("{shape:?}")));
+            return Err(mismatch(
+                format!("shape of {name}"),
+                format!("{want:?}"),
+                format!("{shape:?}"),
+            ));
         }
     }
     if let Some((extra, _, _)) = tensors.iter().find(|t| !variables.contains_key(&t.0)) {
-        return Err(mismatch(format!("architecture (tensor {extra})"), "absent".into(), "present".into()));
+        return Err(mismatch(
+            format!("architecture (tensor {extra})"),
+            "absent".into(),
+            "present".into(),
+        ));
     }
     let _no_grad = tch::no_grad_guard();
     for (name, var) in variables.iter_mut() {
         let (_, shape, values) = by_name[name.as_str()];
         let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
-        let source = Tensor::from_slice(values).view(dims.as_slice()).to_device(var.device()).to_kind(var.kind());
+        let source = Tensor::from_slice(values)
+            .view(dims.as_slice())
+            .to_device(var.device())
+            .to_kind(var.kind());
         var.copy_(&source);
     }
     Ok(())

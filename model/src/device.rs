@@ -50,7 +50,11 @@ impl DeviceChoice {
     /// The device to use here. CUDA is chosen only when a CUDA device is present; asking for one that is not
     /// is an error rather than a silent fall-back to the CPU.
     pub fn resolve(self) -> Result<tch::Device, DeviceError> {
-        let available = if tch::Cuda::is_available() { tch::Cuda::device_count().max(0) as usize } else { 0 };
+        let available = if tch::Cuda::is_available() {
+            tch::Cuda::device_count().max(0) as usize
+        } else {
+            0
+        };
         resolve_with(self, available)
     }
 }
@@ -62,9 +66,10 @@ pub fn resolve_with(choice: DeviceChoice, cuda_devices: usize) -> Result<tch::De
         DeviceChoice::Auto if cuda_devices > 0 => Ok(tch::Device::Cuda(0)),
         DeviceChoice::Auto => Ok(tch::Device::Cpu),
         DeviceChoice::Cuda(i) if i < cuda_devices => Ok(tch::Device::Cuda(i)),
-        DeviceChoice::Cuda(i) => {
-            Err(DeviceError::Unavailable { requested: format!("cuda:{i}"), available: cuda_devices })
-        }
+        DeviceChoice::Cuda(i) => Err(DeviceError::Unavailable {
+            requested: format!("cuda:{i}"),
+            available: cuda_devices,
+        }),
     }
 }
 
@@ -93,7 +98,10 @@ mod tests {
         }
         assert_eq!(DeviceChoice::Cuda(2).to_string(), "cuda:2");
         for bad in ["gpu", "cuda:", "cuda:x", ""] {
-            assert!(matches!(bad.parse::<DeviceChoice>(), Err(DeviceError::Unknown(_))), "{bad}");
+            assert!(
+                matches!(bad.parse::<DeviceChoice>(), Err(DeviceError::Unknown(_))),
+                "{bad}"
+            );
         }
     }
 

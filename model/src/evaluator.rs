@@ -109,13 +109,21 @@ impl<G: Game> NetworkEvaluator<G> {
     /// Loads a checkpoint for game `G` onto `device`; refuses one made for another game, encoding or shape.
     pub fn from_checkpoint(path: &Path, device: Device) -> Result<Self, CheckpointError> {
         let checkpoint = Checkpoint::load::<G>(path, device)?;
-        let label = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let label = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         Ok(Self::new(checkpoint.vs, checkpoint.net, label))
     }
 
     /// Keeps up to `capacity` evaluations keyed by position (0 turns the cache off).
     pub fn with_cache(mut self, capacity: usize) -> Self {
-        self.cache = (capacity > 0).then(|| EvalCache { map: FxHashMap::default(), capacity, hits: 0, lookups: 0 });
+        self.cache = (capacity > 0).then(|| EvalCache {
+            map: FxHashMap::default(),
+            capacity,
+            hits: 0,
+            lookups: 0,
+        });
         self
     }
 
@@ -149,8 +157,9 @@ impl<G: Game> NetworkEvaluator<G> {
             .expect("policy logits are float");
         let wdl: Vec<f32> = Vec::try_from(out.wdl.softmax(-1, Kind::Float).to_device(Device::Cpu).flatten(0, -1))
             .expect("wdl is float");
-        let moves_left: Option<Vec<f32>> =
-            out.moves_left.map(|m| Vec::try_from(m.to_device(Device::Cpu).to_kind(Kind::Float)).expect("float"));
+        let moves_left: Option<Vec<f32>> = out
+            .moves_left
+            .map(|m| Vec::try_from(m.to_device(Device::Cpu).to_kind(Kind::Float)).expect("float"));
         self.batches += 1;
         self.positions += batch.len() as u64;
         let actions = G::ACTION_SPACE;
@@ -201,7 +210,10 @@ impl<G: Game> Evaluator<G> for NetworkEvaluator<G> {
             cache.map.insert(cache_key(batch[i].game, batch[i].legal), eval.clone());
             results[i] = Some(eval);
         }
-        results.into_iter().map(|e| e.expect("every request answered")).collect()
+        results
+            .into_iter()
+            .map(|e| e.expect("every request answered"))
+            .collect()
     }
 
     fn name(&self) -> String {

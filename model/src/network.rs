@@ -92,7 +92,10 @@ impl NetworkConfig {
             }
         }
         if self.squeeze_excitation && self.channels / self.se_ratio == 0 {
-            return Err(format!("network.se_ratio {} leaves no channels of {}", self.se_ratio, self.channels));
+            return Err(format!(
+                "network.se_ratio {} leaves no channels of {}",
+                self.se_ratio, self.channels
+            ));
         }
         if self.blocks > 64 || self.channels > 1024 {
             return Err("network larger than 64 blocks or 1024 channels is not supported".to_string());
@@ -124,7 +127,11 @@ impl NetworkConfig {
     }
 
     fn value_features(&self, shape: NetShape) -> i64 {
-        if self.global_pool { 2 * self.value_channels } else { self.value_channels * shape.squares() }
+        if self.global_pool {
+            2 * self.value_channels
+        } else {
+            self.value_channels * shape.squares()
+        }
     }
 }
 
@@ -152,7 +159,10 @@ impl ResidualBlock {
     fn new(p: &nn::Path, c: i64, cfg: &NetworkConfig) -> Self {
         let gate = cfg.squeeze_excitation.then(|| {
             let r = c / cfg.se_ratio;
-            (nn::linear(p / "se1", c, r, Default::default()), nn::linear(p / "se2", r, c, Default::default()))
+            (
+                nn::linear(p / "se1", c, r, Default::default()),
+                nn::linear(p / "se2", r, c, Default::default()),
+            )
         });
         ResidualBlock {
             conv1: conv3x3(p / "conv1", c, c),
@@ -164,9 +174,19 @@ impl ResidualBlock {
     }
 
     fn forward_t(&self, x: &Tensor, train: bool) -> Tensor {
-        let mut y = x.apply(&self.conv1).apply_t(&self.norm1, train).relu().apply(&self.conv2).apply_t(&self.norm2, train);
+        let mut y = x
+            .apply(&self.conv1)
+            .apply_t(&self.norm1, train)
+            .relu()
+            .apply(&self.conv2)
+            .apply_t(&self.norm2, train);
         if let Some((squeeze, excite)) = &self.gate {
-            let s = y.mean_dim(&[2i64, 3][..], false, Kind::Float).apply(squeeze).relu().apply(excite).sigmoid();
+            let s = y
+                .mean_dim(&[2i64, 3][..], false, Kind::Float)
+                .apply(squeeze)
+                .relu()
+                .apply(excite)
+                .sigmoid();
             y = &y * s.unsqueeze(-1).unsqueeze(-1);
         }
         (y + x).relu()
@@ -174,11 +194,30 @@ impl ResidualBlock {
 }
 
 fn conv3x3(p: nn::Path, cin: i64, cout: i64) -> nn::Conv2D {
-    nn::conv2d(p, cin, cout, 3, nn::ConvConfig { padding: 1, bias: false, ..Default::default() })
+    nn::conv2d(
+        p,
+        cin,
+        cout,
+        3,
+        nn::ConvConfig {
+            padding: 1,
+            bias: false,
+            ..Default::default()
+        },
+    )
 }
 
 fn conv1x1(p: nn::Path, cin: i64, cout: i64) -> nn::Conv2D {
-    nn::conv2d(p, cin, cout, 1, nn::ConvConfig { bias: false, ..Default::default() })
+    nn::conv2d(
+        p,
+        cin,
+        cout,
+        1,
+        nn::ConvConfig {
+            bias: false,
+            ..Default::default()
+        },
+    )
 }
 
 /// The policy/value network. Its variables live in the `VarStore` it was built in.
@@ -209,7 +248,9 @@ impl PolicyValueNet {
         PolicyValueNet {
             stem: conv3x3(root / "stem", shape.planes, c),
             stem_norm: nn::batch_norm2d(root / "stem_norm", c, Default::default()),
-            blocks: (0..config.blocks).map(|i| ResidualBlock::new(&(root / format!("block{i}")), c, config)).collect(),
+            blocks: (0..config.blocks)
+                .map(|i| ResidualBlock::new(&(root / format!("block{i}")), c, config))
+                .collect(),
             policy_conv: conv1x1(root / "policy_conv", c, config.policy_channels),
             policy_norm: nn::batch_norm2d(root / "policy_norm", config.policy_channels, Default::default()),
             policy_fc: nn::linear(
@@ -224,7 +265,12 @@ impl PolicyValueNet {
             value_fc2: nn::linear(root / "value_fc2", config.value_hidden, 3, Default::default()),
             moves_left: config.moves_left.then(|| {
                 (
-                    nn::linear(root / "moves_left_fc1", features, config.value_hidden, Default::default()),
+                    nn::linear(
+                        root / "moves_left_fc1",
+                        features,
+                        config.value_hidden,
+                        Default::default(),
+                    ),
                     nn::linear(root / "moves_left_fc2", config.value_hidden, 1, Default::default()),
                 )
             }),
@@ -247,7 +293,12 @@ impl PolicyValueNet {
         for block in &self.blocks {
             x = block.forward_t(&x, train);
         }
-        let policy = x.apply(&self.policy_conv).apply_t(&self.policy_norm, train).relu().flatten(1, -1).apply(&self.policy_fc);
+        let policy = x
+            .apply(&self.policy_conv)
+            .apply_t(&self.policy_norm, train)
+            .relu()
+            .flatten(1, -1)
+            .apply(&self.policy_fc);
         let v = x.apply(&self.value_conv).apply_t(&self.value_norm, train).relu();
         let features = if self.config.global_pool {
             let mean = v.mean_dim(&[2i64, 3][..], false, Kind::Float);
@@ -257,8 +308,15 @@ impl PolicyValueNet {
             v.flatten(1, -1)
         };
         let wdl = features.apply(&self.value_fc1).relu().apply(&self.value_fc2);
-        let moves_left = self.moves_left.as_ref().map(|(fc1, fc2)| features.apply(fc1).relu().apply(fc2).softplus().squeeze_dim(1));
-        NetOutput { policy, wdl, moves_left }
+        let moves_left = self
+            .moves_left
+            .as_ref()
+            .map(|(fc1, fc2)| features.apply(fc1).relu().apply(fc2).softplus().squeeze_dim(1));
+        NetOutput {
+            policy,
+            wdl,
+            moves_left,
+        }
     }
 }
 

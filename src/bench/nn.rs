@@ -74,7 +74,14 @@ fn timed(seconds: f64, mut work: impl FnMut()) -> f64 {
 
 fn peak_rss_mib() -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kb: f64 = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?.trim().trim_end_matches("kB").trim().parse().ok()?;
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
     Some(kb / 1024.0)
 }
 
@@ -88,7 +95,7 @@ fn matmul_gflops(device: Device, seconds: f64) -> f64 {
         if device.is_cuda() {
             tch::Cuda::synchronize(0);
         }
-        std::hint::black_box(c);
+        let _ = std::hint::black_box(c);
     });
     2.0 * (n as f64).powi(3) / secs / 1e9
 }
@@ -108,7 +115,9 @@ impl GameVisitor for Bench {
         let positions = sample_positions::<G>(&rules, max_batch);
 
         let mut buffer = Vec::new();
-        let encode_secs = timed(args.seconds.min(1.0), || encode_batch(positions.iter().map(|(g, _)| g), &mut buffer));
+        let encode_secs = timed(args.seconds.min(1.0), || {
+            encode_batch(positions.iter().map(|(g, _)| g), &mut buffer)
+        });
         let _ = batch_tensor::<G>(&buffer);
         let ceiling = matmul_gflops(device, args.seconds.min(2.0));
         println!(
@@ -124,10 +133,18 @@ impl GameVisitor for Bench {
             encode_secs / positions.len() as f64 * 1e6,
             ceiling
         );
-        println!("{:>6} {:>12} {:>10} {:>10} {:>12}", "batch", "evals/s", "ms/batch", "GFLOP/s", "of ceiling");
+        println!(
+            "{:>6} {:>12} {:>10} {:>10} {:>12}",
+            "batch", "evals/s", "ms/batch", "GFLOP/s", "of ceiling"
+        );
         for &batch in &args.batches {
-            let requests: Vec<EvalRequest<'_, G>> =
-                positions[..batch].iter().map(|(g, legal)| EvalRequest { game: g, legal: legal.as_slice() }).collect();
+            let requests: Vec<EvalRequest<'_, G>> = positions[..batch]
+                .iter()
+                .map(|(g, legal)| EvalRequest {
+                    game: g,
+                    legal: legal.as_slice(),
+                })
+                .collect();
             let secs = timed(args.seconds, || {
                 std::hint::black_box(evaluator.evaluate(&requests));
             });

@@ -22,8 +22,7 @@ impl Square {
 
     /// The dark square on `file` and `rank` (both `0..8`), if it is one.
     pub fn from_file_rank(file: usize, rank: usize) -> Option<Square> {
-        (file < 8 && rank < 8 && (file + rank).is_multiple_of(2))
-            .then_some(Square((rank * 4 + file / 2) as u8))
+        (file < 8 && rank < 8 && (file + rank).is_multiple_of(2)).then_some(Square((rank * 4 + file / 2) as u8))
     }
 
     pub fn index(self) -> usize {
@@ -43,26 +42,17 @@ impl Square {
     /// Parses `a1`..`h8`; light squares and anything else are refused with the reason.
     pub fn parse(text: &str) -> Result<Square, String> {
         let bytes = text.as_bytes();
-        if bytes.len() != 2
-            || !(b'a'..=b'h').contains(&bytes[0])
-            || !(b'1'..=b'8').contains(&bytes[1])
-        {
+        if bytes.len() != 2 || !(b'a'..=b'h').contains(&bytes[0]) || !(b'1'..=b'8').contains(&bytes[1]) {
             return Err("not a square (expected a1..h8)".to_string());
         }
         let (file, rank) = ((bytes[0] - b'a') as usize, (bytes[1] - b'1') as usize);
-        Square::from_file_rank(file, rank)
-            .ok_or_else(|| "a light square: play is on the dark squares".to_string())
+        Square::from_file_rank(file, rank).ok_or_else(|| "a light square: play is on the dark squares".to_string())
     }
 }
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            (b'a' + self.file() as u8) as char,
-            self.rank() + 1
-        )
+        write!(f, "{}{}", (b'a' + self.file() as u8) as char, self.rank() + 1)
     }
 }
 

@@ -217,11 +217,7 @@ impl Game for Bashni {
     }
 
     fn transformed(&self, sym: usize) -> Self {
-        if sym == 0 {
-            self.clone()
-        } else {
-            self.turned()
-        }
+        if sym == 0 { self.clone() } else { self.turned() }
     }
 
     fn transform_action(action: Action, sym: usize) -> Action {

@@ -138,9 +138,8 @@ impl<'r> CaptureSearch<'r> {
         if !self.king {
             // A man: two bitboard steps per direction.
             let (from, empty) = (1u32 << sq, !occupied);
-            return (0..4).any(|d| {
-                self.man_directions & (1 << d) != 0 && step(step(from, d) & targets, d) & empty != 0
-            });
+            return (0..4)
+                .any(|d| self.man_directions & (1 << d) != 0 && step(step(from, d) & targets, d) & empty != 0);
         }
         (0..4).any(|d| self.jump_in(sq, d, targets, occupied).is_some())
     }
@@ -171,11 +170,7 @@ impl<'r> CaptureSearch<'r> {
     /// Explores every jump from `sq`. With `ONE_LEVEL`, reports each legal landing square (one action) as a
     /// one-square slice; otherwise reports every complete sequence of stops. Returns whether any jump exists.
     fn explore<const ONE_LEVEL: bool, F: FnMut(&[u8])>(&mut self, sq: usize, emit: &mut F) -> bool {
-        let directions = if self.king {
-            0b1111
-        } else {
-            self.man_directions
-        };
+        let directions = if self.king { 0b1111 } else { self.man_directions };
         let mut found = false;
         let (targets, occupied) = (self.targets(), self.board.occupied());
         for d in 0..4 {
@@ -244,12 +239,7 @@ impl<'r> CaptureSearch<'r> {
 
     /// Reports every complete capture of the tower on `from` (given the jumps `log` already made this move) as
     /// its list of stops; returns whether it has any.
-    pub fn captures_from<F: FnMut(&[u8])>(
-        &mut self,
-        from: usize,
-        log: JumpLog,
-        emit: &mut F,
-    ) -> bool {
+    pub fn captures_from<F: FnMut(&[u8])>(&mut self, from: usize, log: JumpLog, emit: &mut F) -> bool {
         self.begin(from, log);
         let found = self.explore::<false, F>(from, emit);
         self.end(from);
@@ -325,12 +315,7 @@ pub(crate) fn capturers(board: &Board, rules: &Rules, mover: usize) -> u32 {
 /// rejump rules `not_consecutive` and `once` forbid) and the empty squares matter; with `rejump=free` every
 /// man goes to the search.
 #[inline]
-pub(crate) fn count_single_man_jumps(
-    board: &Board,
-    rules: &Rules,
-    mover: usize,
-    men: u32,
-) -> (u64, u32) {
+pub(crate) fn count_single_man_jumps(board: &Board, rules: &Rules, mover: usize, men: u32) -> (u64, u32) {
     if rules.rejump == Rejump::Free {
         return (0, men);
     }
@@ -353,9 +338,8 @@ pub(crate) fn count_single_man_jumps(
                 continue;
             }
             let targets = enemy & !(1 << mid);
-            let goes_on = (0..4).any(|e| {
-                directions & (1 << e) != 0 && step(step(1 << land, e) & targets, e) & empty != 0
-            });
+            let goes_on =
+                (0..4).any(|e| directions & (1 << e) != 0 && step(step(1 << land, e) & targets, e) & empty != 0);
             if goes_on || CROWN_RANK[mover] & (1 << land) != 0 {
                 complex |= 1 << sq;
                 break;

@@ -39,8 +39,7 @@ pub(crate) fn parse_position(text: &str) -> Result<(Board, usize), NotationError
         let (square, stack) = token
             .split_once(':')
             .ok_or_else(|| error("expected square:stack".into()))?;
-        let square =
-            Square::parse(square).map_err(|reason| error(format!("{square:?} is {reason}")))?;
+        let square = Square::parse(square).map_err(|reason| error(format!("{square:?} is {reason}")))?;
         if !board.towers[square.index()].is_empty() {
             return Err(error(format!("square {square} is given twice")));
         }
@@ -123,16 +122,12 @@ fn parse_move_squares(text: &str) -> Result<(Vec<Square>, bool), NotationError> 
         ));
     }
     if parts.len() > MAX_JUMPS + 1 {
-        return Err(NotationError::bad_move(
-            text,
-            format!("more than {MAX_JUMPS} jumps"),
-        ));
+        return Err(NotationError::bad_move(text, format!("more than {MAX_JUMPS} jumps")));
     }
     let squares = parts
         .iter()
         .map(|part| {
-            Square::parse(part)
-                .map_err(|reason| NotationError::bad_move(text, format!("{part:?} is {reason}")))
+            Square::parse(part).map_err(|reason| NotationError::bad_move(text, format!("{part:?} is {reason}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
     for pair in squares.windows(2) {

@@ -158,11 +158,7 @@ impl Rules {
                     "once" => Rejump::Once,
                     "free" => Rejump::Free,
                     _ => {
-                        return Err(bad_value(
-                            key,
-                            value,
-                            "expected not_consecutive, once or free",
-                        ));
+                        return Err(bad_value(key, value, "expected not_consecutive, once or free"));
                     }
                 }
             }

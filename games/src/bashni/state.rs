@@ -2,9 +2,7 @@
 
 use super::board::{Board, Tower, square_hash};
 use super::geometry::{CROWN_RANK, NEIGHBOUR, NONE, Square, direction_between, walk};
-use super::movegen::{
-    CaptureSearch, JumpLog, MAX_JUMPS, capturers, count_quiet, count_single_man_jumps, quiet_moves,
-};
+use super::movegen::{CaptureSearch, JumpLog, MAX_JUMPS, capturers, count_quiet, count_single_man_jumps, quiet_moves};
 use super::rules::{CaptureTransfer, PromotionMidCapture, Rules};
 use crate::{Action, ActionList, EndReason, Outcome, Player, zobrist};
 
@@ -169,8 +167,7 @@ impl Bashni {
 
     /// The square of the tower in the middle of a capture (`None` between moves).
     pub fn capturing_square(&self) -> Option<Square> {
-        (self.capturing != NONE)
-            .then(|| Square::from_index(self.capturing as usize).expect("a board square"))
+        (self.capturing != NONE).then(|| Square::from_index(self.capturing as usize).expect("a board square"))
     }
 
     /// The squares jumped so far in the capture in progress, in order (for `capture_transfer=end_of_move`,
@@ -200,11 +197,7 @@ impl Bashni {
     /// How often the current position has occurred (counting now); 1 when the repetition rule is off, since
     /// no history is kept then.
     pub fn repetition_count(&self) -> usize {
-        self.history
-            .iter()
-            .filter(|&&(h, _)| h == self.hash)
-            .count()
-            .max(1)
+        self.history.iter().filter(|&&(h, _)| h == self.hash).count().max(1)
     }
 
     // ---- move generation ----
@@ -217,9 +210,7 @@ impl Bashni {
         if self.capturing != NONE {
             let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
             let from = self.capturing as usize;
-            search.captures_from(from, self.log, &mut |stops: &[u8]| {
-                out.push(Move::capture(from, stops))
-            });
+            search.captures_from(from, self.log, &mut |stops: &[u8]| out.push(Move::capture(from, stops)));
             return;
         }
         let mut towers = capturers(&self.board, &self.rules, self.side);
@@ -235,9 +226,7 @@ impl Bashni {
             }
         }
         if !captures || !self.rules.mandatory_capture {
-            quiet_moves(&self.board, self.side, |from, to| {
-                out.push(Move::quiet(from, to))
-            });
+            quiet_moves(&self.board, self.side, |from, to| out.push(Move::quiet(from, to)));
         }
     }
 
@@ -256,9 +245,7 @@ impl Bashni {
         let mut count = 0u64;
         if self.capturing != NONE {
             let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
-            search.captures_from(self.capturing as usize, self.log, &mut |_: &[u8]| {
-                count += 1
-            });
+            search.captures_from(self.capturing as usize, self.log, &mut |_: &[u8]| count += 1);
             return count;
         }
         // Single jumps of men are counted without the search, the rest searched.
@@ -312,9 +299,7 @@ impl Bashni {
             }
         }
         if !captures || !self.rules.mandatory_capture {
-            quiet_moves(&self.board, self.side, |from, to| {
-                out.push(action_between(from, to))
-            });
+            quiet_moves(&self.board, self.side, |from, to| out.push(action_between(from, to)));
         }
     }
 
@@ -331,10 +316,7 @@ impl Bashni {
         }
         // A side left without a move loses even if a draw rule was reached by the same move.
         if !self.has_move() {
-            return Some(Outcome::win(
-                Player::from_index(self.side ^ 1),
-                EndReason::NoLegalMove,
-            ));
+            return Some(Outcome::win(Player::from_index(self.side ^ 1), EndReason::NoLegalMove));
         }
         self.draw.map(Outcome::draw)
     }
@@ -376,10 +358,7 @@ impl Bashni {
         }
         let crowned = self.jump(from, s, land);
         let stops = crowned && self.rules.promotion_mid_capture == PromotionMidCapture::Stop;
-        if stops
-            || !CaptureSearch::new(&self.board, &self.rules, self.side)
-                .can_jump_from(land, self.log)
-        {
+        if stops || !CaptureSearch::new(&self.board, &self.rules, self.side).can_jump_from(land, self.log) {
             self.finish_capture();
         }
     }
@@ -425,12 +404,10 @@ impl Bashni {
         if self.rules.capture_transfer == CaptureTransfer::EndOfMove {
             for i in 0..self.log.len as usize {
                 let mid = self.log.squares[i] as usize;
-                self.hash ^= square_hash(mid, self.board.towers[mid])
-                    ^ square_hash(at, self.board.towers[at]);
+                self.hash ^= square_hash(mid, self.board.towers[mid]) ^ square_hash(at, self.board.towers[at]);
                 let code = self.board.pop_top(mid);
                 self.board.put_under(at, code);
-                self.hash ^= square_hash(mid, self.board.towers[mid])
-                    ^ square_hash(at, self.board.towers[at]);
+                self.hash ^= square_hash(mid, self.board.towers[mid]) ^ square_hash(at, self.board.towers[at]);
             }
         }
         self.hash ^= CAPTURING_KEYS[at];
@@ -451,20 +428,11 @@ impl Bashni {
         let rules = &self.rules;
         if rules.repetition > 0 {
             self.history.push((self.hash, self.turned_hash()));
-            if self
-                .history
-                .iter()
-                .filter(|&&(h, _)| h == self.hash)
-                .count()
-                >= rules.repetition as usize
-            {
+            if self.history.iter().filter(|&&(h, _)| h == self.hash).count() >= rules.repetition as usize {
                 self.draw = Some(EndReason::Repetition);
             }
         }
-        if self.draw.is_none()
-            && rules.no_progress_plies > 0
-            && self.quiet_plies >= rules.no_progress_plies
-        {
+        if self.draw.is_none() && rules.no_progress_plies > 0 && self.quiet_plies >= rules.no_progress_plies {
             self.draw = Some(EndReason::NoProgress);
         }
         if self.draw.is_none() && rules.max_plies > 0 && self.ply >= rules.max_plies {
@@ -497,11 +465,7 @@ impl Bashni {
                 31 - self.capturing
             },
             log,
-            history: self
-                .history
-                .iter()
-                .map(|&(h, turned)| (turned, h))
-                .collect(),
+            history: self.history.iter().map(|&(h, turned)| (turned, h)).collect(),
             ..self.clone()
         };
         game.hash = game.compute_hash();

@@ -1,0 +1,81 @@
+//! The evaluators the search sees: priors are distributions over exactly the legal actions, the cache answers
+//! what the network would, and the network and uniform evaluators are interchangeable.
+
+use tch::{Device, nn};
+use zero_games::bashni::Bashni;
+use zero_games::checks::CheckRng;
+use zero_games::{ActionList, Game};
+use zero_model::network::NetShape;
+use zero_model::{EvalRequest, Evaluator, NetworkConfig, NetworkEvaluator, PolicyValueNet, UniformEvaluator};
+
+fn positions<G: Game>(count: usize) -> Vec<(G, ActionList)> {
+    let rules = G::parse_rules(None, &[]).unwrap();
+    let mut rng = CheckRng::new(5);
+    let mut out = Vec::new();
+    let mut game = G::start(&rules);
+    let mut legal = ActionList::new();
+    while out.len() < count {
+        game.legal_actions(&mut legal);
+        if legal.is_empty() {
+            game = G::start(&rules);
+            continue;
+        }
+        out.push((game.clone(), legal.clone()));
+        game.apply_action(legal[rng.below(legal.len())]);
+    }
+    out
+}
+
+fn check_distributions<G: Game>(
+    evaluator: &mut dyn Evaluator<G>,
+    batch: &[(G, ActionList)],
+) -> Vec<zero_model::Evaluation> {
+    let requests: Vec<EvalRequest<'_, G>> = batch.iter().map(|(g, l)| EvalRequest { game: g, legal: l }).collect();
+    let evals = evaluator.evaluate(&requests);
+    assert_eq!(evals.len(), batch.len());
+    for ((_, legal), e) in batch.iter().zip(&evals) {
+        assert_eq!(e.priors.len(), legal.len());
+        assert!(e.priors.iter().all(|p| p.is_finite() && *p >= 0.0));
+        assert!((e.priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+        assert!((-1.0..=1.0).contains(&e.value));
+        assert!((e.wdl.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+    }
+    evals
+}
+
+#[test]
+fn network_priors_are_distributions_over_the_legal_actions() {
+    let batch = positions::<Bashni>(40);
+    let config = NetworkConfig {
+        blocks: 1,
+        channels: 8,
+        ..Default::default()
+    };
+    let vs = nn::VarStore::new(Device::Cpu);
+    let net = PolicyValueNet::new(&vs.root(), &config, NetShape::of::<Bashni>());
+    let mut plain = NetworkEvaluator::<Bashni>::new(vs, net, "test");
+    let evals = check_distributions(&mut plain, &batch);
+    assert_eq!(plain.batch_stats(), (1, 40));
+
+    // The same network behind a cache: the first pass fills it, the second is answered from it, identically.
+    let vs = nn::VarStore::new(Device::Cpu);
+    let net = PolicyValueNet::new(&vs.root(), &config, NetShape::of::<Bashni>());
+    let mut cached = NetworkEvaluator::<Bashni>::new(vs, net, "cached").with_cache(1000);
+    let first = check_distributions(&mut cached, &batch);
+    let second = check_distributions(&mut cached, &batch);
+    assert_eq!(first, second);
+    let (hits, lookups) = cached.cache_stats();
+    assert_eq!(lookups, 80);
+    assert!(hits >= 40, "second pass answered from the cache: {hits} hits");
+    assert_eq!(evals.len(), first.len());
+}
+
+#[test]
+fn uniform_evaluator_spreads_evenly() {
+    let batch = positions::<Bashni>(10);
+    let evals = check_distributions::<Bashni>(&mut UniformEvaluator, &batch);
+    for ((_, legal), e) in batch.iter().zip(evals) {
+        assert!(e.priors.iter().all(|p| (p - 1.0 / legal.len() as f32).abs() < 1e-6));
+        assert_eq!(e.value, 0.0);
+    }
+}
