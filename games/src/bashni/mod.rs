@@ -68,7 +68,7 @@
 //! Depths 1-7 agree with the naive second implementation in `tests/bashni_reference.rs`. The mid-game bench
 //! position gives 67627049 at depth 10. Move generation never allocates; `count_moves` counts quiet moves of men
 //! with bitboard shifts, and single jumps of men without the capture search. Measure with
-//! `cargo run --release -p zero-games --example bashni_perft -- 9 [position]`.
+//! `zero bench perft --game bashni` (and `--instructions` for callgrind counts).
 //!
 //! # Notation
 //!
