@@ -41,12 +41,77 @@ impl RunConfig {
                 zero_games::registry::GAME_NAMES.join(", ")
             );
         }
+        config.check_rules().map_err(|e| anyhow::anyhow!("{origin}: {e:#}"))?;
         Ok(config)
     }
 
     pub fn load(path: &Path) -> Result<RunConfig> {
+        Self::load_with_overrides(path, &[])
+    }
+
+    /// Loads a config file and applies `--set section.key=value` overrides before checking it, so that an
+    /// override is checked exactly like the file (unknown keys and wrong types name the full path).
+    pub fn load_with_overrides(path: &Path, overrides: &[String]) -> Result<RunConfig> {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading config {}", path.display()))?;
-        Self::parse(&text, &path.display().to_string())
+        Self::parse_with_overrides(&text, &path.display().to_string(), overrides)
+    }
+
+    /// [`RunConfig::parse`] with overrides applied to the TOML first.
+    pub fn parse_with_overrides(text: &str, origin: &str, overrides: &[String]) -> Result<RunConfig> {
+        let mut value: toml::Table = toml::from_str(text).with_context(|| format!("{origin}: not valid TOML"))?;
+        for o in overrides {
+            apply_override(&mut value, o).with_context(|| format!("--set {o}"))?;
+        }
+        let text = toml::to_string(&value).expect("a TOML table serializes");
+        Self::parse(&text, origin)
+    }
+
+    /// The config as TOML, complete with every default: what a run directory records.
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).expect("the config serializes")
+    }
+}
+
+/// Sets `a.b.c = value` in a TOML table; the value is read as a TOML value (`64`, `true`, `"x"`, `[1, 2]`) and,
+/// when it is not one, as a string.
+fn apply_override(root: &mut toml::Table, text: &str) -> Result<()> {
+    let Some((path, raw)) = text.split_once('=') else {
+        bail!("expected section.key=value");
+    };
+    let keys: Vec<&str> = path.trim().split('.').map(str::trim).collect();
+    if keys.iter().any(|k| k.is_empty()) {
+        bail!("empty key in {:?}", path.trim());
+    }
+    let value = toml::from_str::<toml::Table>(&format!("v = {}", raw.trim()))
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(raw.trim().to_string()));
+    let (last, parents) = keys.split_last().expect("at least one key");
+    let mut table = root;
+    for (i, key) in parents.iter().enumerate() {
+        let entry = table.entry(key.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        table = match entry {
+            toml::Value::Table(t) => t,
+            _ => bail!("`{}` is not a table", keys[..=i].join(".")),
+        };
+    }
+    table.insert(last.to_string(), value);
+    Ok(())
+}
+
+impl RunConfig {
+    /// Checks the parts that serde cannot: the rules parse for the game.
+    pub fn check_rules(&self) -> Result<()> {
+        struct Check<'a>(&'a RunConfig);
+        impl zero_games::registry::GameVisitor for Check<'_> {
+            type Output = Result<()>;
+            fn visit<G: zero_games::Game>(self) -> Result<()> {
+                G::parse_rules(self.0.variant.as_deref(), &self.0.rules)
+                    .map(|_| ())
+                    .map_err(|e| anyhow::anyhow!("keys `variant`/`rules`: {e}"))
+            }
+        }
+        zero_games::registry::dispatch(&self.game, Check(self))?
     }
 }
 
@@ -71,5 +136,30 @@ mod tests {
         assert!(err.contains("unknown game \"chess\""), "{err}");
         let ok = RunConfig::parse("game = \"tours\"\n[network]\nblocks = 2\n", "t.toml").unwrap();
         assert_eq!(ok.network.blocks, 2);
+    }
+
+    #[test]
+    fn overrides_are_applied_and_checked_like_the_file() {
+        let text = "game = \"bashni\"\n[network]\nblocks = 2\n";
+        let set = |o: &[&str]| {
+            let o: Vec<String> = o.iter().map(|s| s.to_string()).collect();
+            RunConfig::parse_with_overrides(text, "t.toml", &o)
+        };
+        let c = set(&["network.blocks=5", "network.global_pool=true", "rules=[\"max_plies=100\"]"]).unwrap();
+        assert_eq!(c.network.blocks, 5);
+        assert!(c.network.global_pool);
+        assert_eq!(c.rules, vec!["max_plies=100".to_string()]);
+        let err = format!("{:#}", set(&["network.blokcs=5"]).unwrap_err());
+        assert!(err.contains("network.blokcs"), "{err}");
+        let err = format!("{:#}", set(&["network.blocks=many"]).unwrap_err());
+        assert!(err.contains("network.blocks"), "{err}");
+        let err = format!("{:#}", set(&["game.x=1"]).unwrap_err());
+        assert!(err.contains("`game` is not a table"), "{err}");
+        assert!(set(&["noequals"]).is_err());
+        // The resolved config round-trips.
+        let again = RunConfig::parse(&c.to_toml(), "resolved").unwrap();
+        assert_eq!(again, c);
+        let bad_rules = set(&["rules=[\"max_plies=x\"]"]).unwrap().check_rules().unwrap_err();
+        assert!(format!("{bad_rules:#}").contains("max_plies"), "{bad_rules:#}");
     }
 }
