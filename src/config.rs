@@ -159,7 +159,7 @@ mod tests {
         // The resolved config round-trips.
         let again = RunConfig::parse(&c.to_toml(), "resolved").unwrap();
         assert_eq!(again, c);
-        let bad_rules = set(&["rules=[\"max_plies=x\"]"]).unwrap().check_rules().unwrap_err();
+        let bad_rules = set(&["rules=[\"max_plies=x\"]"]).unwrap_err();
         assert!(format!("{bad_rules:#}").contains("max_plies"), "{bad_rules:#}");
     }
 }
