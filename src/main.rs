@@ -3,6 +3,7 @@
 
 mod bench;
 mod config;
+mod report;
 mod rules_cmd;
 mod runtime;
 
@@ -30,6 +31,11 @@ enum Command {
     Moves(rules_cmd::PositionArgs),
     /// Draw a position as text.
     Show(rules_cmd::PositionArgs),
+    /// Draw a run's plots and HTML page into RUN_DIR/report/.
+    Report {
+        /// The run directory.
+        run_dir: std::path::PathBuf,
+    },
     /// Measure speed: `zero bench perft`, `zero bench threads`.
     Bench(bench::BenchArgs),
 }
@@ -52,6 +58,7 @@ fn main() {
         Command::Moves(args) => rules_cmd::moves(args),
         Command::Show(args) => rules_cmd::show(args),
         Command::Bench(args) => bench::run(args),
+        Command::Report { run_dir } => report::write_report(&run_dir).map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len())),
     };
     if let Err(err) = result {
         eprintln!("zero: error: {err:#}");
