@@ -33,6 +33,9 @@ pub fn shard_spec<G: Game>(rules: &G::Rules) -> ShardSpec {
     }
 }
 
+/// Serializes seeding and building of fresh networks (libtorch's generator is process-wide).
+static INIT_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Trains a network of game `G`.
 pub struct Trainer<G: Game> {
     config: TrainConfig,
@@ -69,10 +72,15 @@ impl<G: Game> Trainer<G> {
                     .into(),
             ));
         }
-        // The initial weights are a function of the seed: libtorch's generator draws them.
-        tch::manual_seed(config.seed as i64);
-        let vs = nn::VarStore::new(device);
-        let net = PolicyValueNet::new(&vs.root(), network, NetShape::of::<G>());
+        // The initial weights are a function of the seed: libtorch's global generator draws them, so two
+        // trainers built at once on different threads must not interleave their draws.
+        let (vs, net) = {
+            let _init = INIT_LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            tch::manual_seed(config.seed as i64);
+            let vs = nn::VarStore::new(device);
+            let net = PolicyValueNet::new(&vs.root(), network, NetShape::of::<G>());
+            (vs, net)
+        };
         let mut params: Vec<(String, Tensor)> =
             vs.variables().into_iter().filter(|(_, t)| t.requires_grad()).collect();
         params.sort_by(|a, b| a.0.cmp(&b.0));
