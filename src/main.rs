@@ -5,6 +5,7 @@ mod bench;
 mod config;
 mod rules_cmd;
 mod runtime;
+mod train_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -30,7 +31,9 @@ enum Command {
     Moves(rules_cmd::PositionArgs),
     /// Draw a position as text.
     Show(rules_cmd::PositionArgs),
-    /// Measure speed: `zero bench perft`, `zero bench threads`.
+    /// Train the config's network on a directory of self-play shards.
+    Train(train_cmd::TrainArgs),
+    /// Measure speed: `zero bench perft`, `zero bench nn`, `zero bench threads`, `zero bench train`.
     Bench(bench::BenchArgs),
 }
 
@@ -51,6 +54,7 @@ fn main() {
         Command::Perft(args) => rules_cmd::perft(args),
         Command::Moves(args) => rules_cmd::moves(args),
         Command::Show(args) => rules_cmd::show(args),
+        Command::Train(args) => train_cmd::run(args),
         Command::Bench(args) => bench::run(args),
     };
     if let Err(err) = result {
