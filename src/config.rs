@@ -38,10 +38,7 @@ impl RunConfig {
             .network
             .validate()
             .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
-        config
-            .train
-            .validate()
-            .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        config.train.validate().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         if !zero_games::registry::GAME_NAMES.contains(&config.game.as_str()) {
             bail!(
                 "{origin}: key `game`: unknown game {:?}; known games: {}",
@@ -83,10 +80,21 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("train.batch"), "{err}");
-        let ok = RunConfig::parse("game = \"tours\"\n[train]\nbatch_size = 64\noptimizer = \"adamw\"\n", "t.toml").unwrap();
+        let ok = RunConfig::parse(
+            "game = \"tours\"\n[train]\nbatch_size = 64\noptimizer = \"adamw\"\n",
+            "t.toml",
+        )
+        .unwrap();
         assert_eq!(ok.train.batch_size, 64);
         assert_eq!(ok.train.optimizer, zero_train::OptimizerKind::AdamW);
-        for file in ["bashni", "bashni-quick", "baghchal", "baghchal-quick", "tours", "tours-quick"] {
+        for file in [
+            "bashni",
+            "bashni-quick",
+            "baghchal",
+            "baghchal-quick",
+            "tours",
+            "tours-quick",
+        ] {
             let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("configs/{file}.toml"));
             RunConfig::load(&path).unwrap();
         }

@@ -106,7 +106,11 @@ impl GameVisitor for TrainRun {
             trainer.step()
         );
         let metrics_path = args.metrics.clone().unwrap_or_else(|| {
-            let name = args.out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = args
+                .out
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             let stem = name.strip_suffix(".safetensors").unwrap_or(&name).to_string();
             args.out.with_file_name(format!("{stem}.metrics.jsonl"))
         });

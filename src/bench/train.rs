@@ -170,8 +170,13 @@ impl GameVisitor for Bench {
             zero_data::SampleStream::new(&index, &replay).draw(batch_size)?.samples
         };
         let shape = NetShape::of::<G>();
-        let batch = HostBatch::build(&samples, &vec![0; samples.len()], &Augmenter::new::<G>(false), G::ACTION_SPACE)
-            .to_tensors([shape.planes, shape.height, shape.width], device);
+        let batch = HostBatch::build(
+            &samples,
+            &vec![0; samples.len()],
+            &Augmenter::new::<G>(false),
+            G::ACTION_SPACE,
+        )
+        .to_tensors([shape.planes, shape.height, shape.width], device);
         let mut bare_rate = |steps: u64| {
             let start = Instant::now();
             for _ in 0..steps {

@@ -93,7 +93,11 @@ impl Augmenter {
 
     /// A policy index under symmetry `sym`.
     pub fn transform_action(&self, action: u16, sym: usize) -> u16 {
-        if sym == 0 { action } else { (self.transform_action)(action, sym) }
+        if sym == 0 {
+            action
+        } else {
+            (self.transform_action)(action, sym)
+        }
     }
 
     /// The whole sample under symmetry `sym`.

@@ -192,7 +192,7 @@ impl TrainConfig {
                 return Err(format!("train.{key} must be a finite number >= 0, got {v}"));
             }
         }
-        if !(self.moves_left_scale > 0.0) {
+        if !self.moves_left_scale.is_finite() || self.moves_left_scale <= 0.0 {
             return Err("train.moves_left_scale must be positive".into());
         }
         for (key, v) in [
@@ -204,11 +204,14 @@ impl TrainConfig {
                 return Err(format!("train.{key} must be in [0, 1), got {v}"));
             }
         }
-        if !(self.adam_eps > 0.0) {
+        if !self.adam_eps.is_finite() || self.adam_eps <= 0.0 {
             return Err("train.adam_eps must be positive".into());
         }
-        if !(self.window_exponent > 0.0 && self.window_exponent <= 1.0) {
-            return Err(format!("train.window_exponent must be in (0, 1], got {}", self.window_exponent));
+        if !(self.window_exponent.is_finite() && self.window_exponent > 0.0 && self.window_exponent <= 1.0) {
+            return Err(format!(
+                "train.window_exponent must be in (0, 1], got {}",
+                self.window_exponent
+            ));
         }
         if self.window_min_positions > self.window_max_positions {
             return Err("train.window_min_positions exceeds train.window_max_positions".into());

@@ -91,7 +91,13 @@ impl BatchSource {
         let mut rng = ChaCha8Rng::seed_from_u64(augment_seed(spec.seed, step));
         let n = spec.augmenter.symmetries() as u64;
         let symmetries: Vec<usize> = (0..drawn.samples.len())
-            .map(|_| if n == 1 { 0 } else { ((u128::from(rng.next_u64()) * u128::from(n)) >> 64) as usize })
+            .map(|_| {
+                if n == 1 {
+                    0
+                } else {
+                    ((u128::from(rng.next_u64()) * u128::from(n)) >> 64) as usize
+                }
+            })
             .collect();
         let batch = HostBatch::build(&drawn.samples, &symmetries, &spec.augmenter, spec.action_space);
         Ok((batch, skipped))
@@ -123,7 +129,7 @@ impl Loader {
     }
 
     /// The next message; `None` once every batch was sent (or the thread died).
-    pub fn next(&mut self) -> Option<Result<Loaded, DataError>> {
+    pub fn recv(&mut self) -> Option<Result<Loaded, DataError>> {
         self.receiver.as_ref()?.recv().ok()
     }
 }

@@ -54,7 +54,8 @@ pub fn compute(output: &NetOutput, batch: &BatchTensors, weights: LossWeights) -
     let mut total = &policy * weights.policy + &value * weights.value;
     let moves_left = output.moves_left.as_ref().map(|predicted| {
         let scale = weights.moves_left_scale;
-        let loss = (predicted.to_kind(Kind::Float) / scale).huber_loss(&(&batch.plies_to_end / scale), Reduction::Mean, 1.0);
+        let loss =
+            (predicted.to_kind(Kind::Float) / scale).huber_loss(&(&batch.plies_to_end / scale), Reduction::Mean, 1.0);
         let value = loss.double_value(&[]);
         total = &total + loss * weights.moves_left;
         value

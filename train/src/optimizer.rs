@@ -71,7 +71,11 @@ impl Optimizer {
                     }
                     *buf *= self.momentum;
                     *buf += &g;
-                    let direction = if self.nesterov { &g + &*buf * self.momentum } else { buf.shallow_clone() };
+                    let direction = if self.nesterov {
+                        &g + &*buf * self.momentum
+                    } else {
+                        buf.shallow_clone()
+                    };
                     *p -= direction * lr;
                 }
             }
@@ -157,7 +161,10 @@ pub fn clip_grad_norm(params: &[Tensor], max_norm: f64) -> f64 {
     if grads.is_empty() {
         return 0.0;
     }
-    let squares: Vec<Tensor> = grads.iter().map(|g| g.to_kind(Kind::Float).square().sum(Kind::Float)).collect();
+    let squares: Vec<Tensor> = grads
+        .iter()
+        .map(|g| g.to_kind(Kind::Float).square().sum(Kind::Float))
+        .collect();
     let norm = Tensor::stack(&squares, 0).sum(Kind::Float).sqrt().double_value(&[]);
     if max_norm > 0.0 && norm > max_norm {
         let scale = max_norm / (norm + 1e-6);

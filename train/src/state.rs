@@ -42,7 +42,10 @@ pub struct TrainState {
 
 /// `NAME.safetensors` -> `NAME.train.safetensors` (any other name gets `.train.safetensors` appended).
 pub fn train_state_path(checkpoint: &Path) -> PathBuf {
-    let name = checkpoint.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = checkpoint
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let stem = name.strip_suffix(".safetensors").unwrap_or(&name);
     checkpoint.with_file_name(format!("{stem}.train.safetensors"))
 }
@@ -101,7 +104,10 @@ pub fn load(path: &Path) -> Result<(TrainState, Vec<(String, Tensor)>), TrainErr
         .ok_or_else(|| bad("no zero.train metadata (not a zero train-state file)".into()))?;
     let state: TrainState = serde_json::from_str(json).map_err(|e| bad(format!("metadata: {e}")))?;
     if state.format != TRAIN_STATE_FORMAT {
-        return Err(bad(format!("train-state format {} is not {TRAIN_STATE_FORMAT}", state.format)));
+        return Err(bad(format!(
+            "train-state format {} is not {TRAIN_STATE_FORMAT}",
+            state.format
+        )));
     }
     let mut tensors = Vec::new();
     for (name, view) in file.tensors() {

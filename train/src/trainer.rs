@@ -81,8 +81,7 @@ impl<G: Game> Trainer<G> {
             let net = PolicyValueNet::new(&vs.root(), network, NetShape::of::<G>());
             (vs, net)
         };
-        let mut params: Vec<(String, Tensor)> =
-            vs.variables().into_iter().filter(|(_, t)| t.requires_grad()).collect();
+        let mut params: Vec<(String, Tensor)> = vs.variables().into_iter().filter(|(_, t)| t.requires_grad()).collect();
         params.sort_by(|a, b| a.0.cmp(&b.0));
         let optimizer = Optimizer::new(&config, &params);
         Ok(Trainer {
@@ -125,7 +124,10 @@ impl<G: Game> Trainer<G> {
             if state.step != meta.step {
                 return Err(TrainError::state(
                     &state_path,
-                    format!("is at step {} but the network checkpoint at step {}", state.step, meta.step),
+                    format!(
+                        "is at step {} but the network checkpoint at step {}",
+                        state.step, meta.step
+                    ),
                 ));
             }
             if state.optimizer != trainer.optimizer.kind() {
@@ -212,7 +214,7 @@ impl<G: Game> Trainer<G> {
         let mut clock = Instant::now();
         let mut done = 0;
         while done < steps {
-            let (step, batch) = match loader.next() {
+            let (step, batch) = match loader.recv() {
                 Some(Ok(Loaded::Batch { step, batch })) => (step, batch),
                 Some(Ok(Loaded::Skipped(e))) => {
                     skipped_shards.push(e.to_string());
@@ -238,7 +240,9 @@ impl<G: Game> Trainer<G> {
         let lr = self.schedule.lr_at(self.step);
         let weights = LossWeights::of(&self.config);
         let losses = if self.scaler.is_some() {
-            tch::autocast(true, || loss::compute(&self.net.forward(&batch.input, true), batch, weights))
+            tch::autocast(true, || {
+                loss::compute(&self.net.forward(&batch.input, true), batch, weights)
+            })
         } else {
             loss::compute(&self.net.forward(&batch.input, true), batch, weights)
         };

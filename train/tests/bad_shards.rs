@@ -28,8 +28,12 @@ fn write_future_version(from: &std::path::Path, to: &std::path::Path, header: &z
             KeyValue::new(HEADER_KEY.into(), serde_json::to_string(header).unwrap()),
         ]))
         .build();
-    let mut writer =
-        ArrowWriter::try_new(File::create(to).unwrap(), Arc::clone(&batches[0].schema()), Some(properties)).unwrap();
+    let mut writer = ArrowWriter::try_new(
+        File::create(to).unwrap(),
+        Arc::clone(&batches[0].schema()),
+        Some(properties),
+    )
+    .unwrap();
     for b in &batches {
         writer.write(b).unwrap();
     }
@@ -50,14 +54,25 @@ fn corrupt_and_unknown_version_shards_are_reported_and_training_goes_on() {
     let corrupt = write_playouts::<BaghChal>(data.path(), "corrupt", &rules, 3, 30, 2);
     cut_in_half(&corrupt.positions_path);
     let source = write_playouts::<BaghChal>(spare.path(), "v1", &rules, 3, 30, 3);
-    write_future_version(&source.positions_path, &data.path().join("future.parquet"), &header::<BaghChal>(&rules));
+    write_future_version(
+        &source.positions_path,
+        &data.path().join("future.parquet"),
+        &header::<BaghChal>(&rules),
+    );
 
     let config = quick_config();
     let (index, refused) = window::<BaghChal>(data.path(), &rules, &config);
     assert_eq!(refused.len(), 2, "{refused:?}");
-    assert!(refused.iter().any(|m| m.contains("corrupt.parquet") && m.contains("corrupt")), "{refused:?}");
     assert!(
-        refused.iter().any(|m| m.contains("future.parquet") && m.contains("schema version 99")),
+        refused
+            .iter()
+            .any(|m| m.contains("corrupt.parquet") && m.contains("corrupt")),
+        "{refused:?}"
+    );
+    assert!(
+        refused
+            .iter()
+            .any(|m| m.contains("future.parquet") && m.contains("schema version 99")),
         "{refused:?}"
     );
     assert_eq!(index.slices().len(), 1);

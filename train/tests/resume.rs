@@ -57,7 +57,11 @@ fn resumed_training_equals_uninterrupted_training() {
         resumed.train_steps(&index, n, |_| {}).unwrap();
 
         assert_eq!(resumed.step(), straight.step());
-        assert_identical(&weights(&straight), &weights(&resumed), &format!("{optimizer:?} weights"));
+        assert_identical(
+            &weights(&straight),
+            &weights(&resumed),
+            &format!("{optimizer:?} weights"),
+        );
         assert_identical(
             &straight.optimizer_state(),
             &resumed.optimizer_state(),
