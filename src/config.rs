@@ -5,6 +5,7 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use zero_model::NetworkConfig;
+use zero_train::TrainConfig;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -20,6 +21,9 @@ pub struct RunConfig {
     /// The network's architecture.
     #[serde(default)]
     pub network: NetworkConfig,
+    /// The trainer: data window, batch, losses, optimizer, schedule.
+    #[serde(default)]
+    pub train: TrainConfig,
 }
 
 impl RunConfig {
@@ -34,6 +38,7 @@ impl RunConfig {
             .network
             .validate()
             .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        config.train.validate().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         if !zero_games::registry::GAME_NAMES.contains(&config.game.as_str()) {
             bail!(
                 "{origin}: key `game`: unknown game {:?}; known games: {}",
@@ -136,6 +141,28 @@ mod tests {
         assert!(err.contains("unknown game \"chess\""), "{err}");
         let ok = RunConfig::parse("game = \"tours\"\n[network]\nblocks = 2\n", "t.toml").unwrap();
         assert_eq!(ok.network.blocks, 2);
+        let err = RunConfig::parse("game = \"tours\"\n[train]\nbatch = 3\n", "t.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("train.batch"), "{err}");
+        let ok = RunConfig::parse(
+            "game = \"tours\"\n[train]\nbatch_size = 64\noptimizer = \"adamw\"\n",
+            "t.toml",
+        )
+        .unwrap();
+        assert_eq!(ok.train.batch_size, 64);
+        assert_eq!(ok.train.optimizer, zero_train::OptimizerKind::AdamW);
+        for file in [
+            "bashni",
+            "bashni-quick",
+            "baghchal",
+            "baghchal-quick",
+            "tours",
+            "tours-quick",
+        ] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("configs/{file}.toml"));
+            RunConfig::load(&path).unwrap();
+        }
     }
 
     #[test]

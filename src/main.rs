@@ -6,6 +6,7 @@ mod config;
 mod report;
 mod rules_cmd;
 mod runtime;
+mod train_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -31,12 +32,14 @@ enum Command {
     Moves(rules_cmd::PositionArgs),
     /// Draw a position as text.
     Show(rules_cmd::PositionArgs),
+    /// Train the config's network on a directory of self-play shards.
+    Train(train_cmd::TrainArgs),
     /// Draw a run's plots and HTML page into RUN_DIR/report/.
     Report {
         /// The run directory.
         run_dir: std::path::PathBuf,
     },
-    /// Measure speed: `zero bench perft`, `zero bench threads`.
+    /// Measure speed: `zero bench perft`, `zero bench nn`, `zero bench threads`, `zero bench train`.
     Bench(bench::BenchArgs),
 }
 
@@ -57,6 +60,7 @@ fn main() {
         Command::Perft(args) => rules_cmd::perft(args),
         Command::Moves(args) => rules_cmd::moves(args),
         Command::Show(args) => rules_cmd::show(args),
+        Command::Train(args) => train_cmd::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Report { run_dir } => report::write_report(&run_dir).map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len())),
     };

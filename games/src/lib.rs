@@ -79,6 +79,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     const ACTION_SPACE: usize;
     /// Number of board symmetries that preserve the rules, identity (index 0) included.
     const SYMMETRIES: usize;
+    /// Symmetries `0..AUGMENTATIONS` that the trainer may apply to a stored (already canonical) sample: each
+    /// must commute with every [`Game::canonical_symmetry`], act on the input planes as the spatial map of the
+    /// square's symmetry of the same number (see `grid.rs`; cell `(row, column)` is `(rank, file)`), and on
+    /// policy indices as [`Game::transform_action`]. 1 (identity only) when no symmetry gives a new sample: in
+    /// Bashni the only other symmetry maps a canonical view onto itself.
+    const AUGMENTATIONS: usize = 1;
     /// Positions (in notation, `start` allowed) and perft depths that `zero bench perft` measures: the start
     /// position and at least one mid-game position.
     const BENCH_POSITIONS: &'static [(&'static str, u32)];

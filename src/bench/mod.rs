@@ -4,6 +4,7 @@
 mod nn;
 mod perft;
 mod threads;
+mod train;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -22,6 +23,8 @@ pub enum BenchCommand {
     Nn(nn::NnBenchArgs),
     /// libtorch thread counts and OpenMP wait policies, with and without a busy core beside the network.
     Threads(threads::ThreadsBenchArgs),
+    /// Training samples/s from shards on disk beside a bare in-memory loop of the same network.
+    Train(train::TrainBenchArgs),
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {
@@ -29,5 +32,6 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchCommand::Perft(a) => perft::run(a),
         BenchCommand::Nn(a) => nn::run(a),
         BenchCommand::Threads(a) => threads::run(a),
+        BenchCommand::Train(a) => train::run(a),
     }
 }

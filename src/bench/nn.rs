@@ -72,7 +72,7 @@ fn timed(seconds: f64, mut work: impl FnMut()) -> f64 {
     start.elapsed().as_secs_f64() / runs as f64
 }
 
-fn peak_rss_mib() -> Option<f64> {
+pub(crate) fn peak_rss_mib() -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let kb: f64 = status
         .lines()

@@ -379,6 +379,9 @@ impl Game for BaghChal {
     const NAME: &'static str = "baghchal";
     const ACTION_SPACE: usize = MOVE_BASE + POINTS * 8 * 2;
     const SYMMETRIES: usize = SQUARE_SYMMETRIES;
+    // Every symmetry of the square commutes with the canonical view (identity, or Tours' central 180-degree
+    // turn), so all eight augment training samples (checked by the trainer's tests).
+    const AUGMENTATIONS: usize = SQUARE_SYMMETRIES;
     const BENCH_POSITIONS: &'static [(&'static str, u32)] = &[
         ("start", 7),
         // Placement phase, 13 goats in hand, one captured.

@@ -374,6 +374,9 @@ impl Game for Tours {
     const NAME: &'static str = "tours";
     const ACTION_SPACE: usize = FORM_ACTIONS + SQUARES * 8;
     const SYMMETRIES: usize = SQUARE_SYMMETRIES;
+    // Every symmetry of the square commutes with the canonical view (identity, or Tours' central 180-degree
+    // turn), so all eight augment training samples (checked by the trainer's tests).
+    const AUGMENTATIONS: usize = SQUARE_SYMMETRIES;
     const BENCH_POSITIONS: &'static [(&'static str, u32)] = &[
         ("start", 5),
         // After 20 random plies: stacks of both colours, no contact yet.

@@ -1,0 +1,110 @@
+//! A training batch: samples decoded, dequantized and augmented into flat arrays (on the loader thread), then
+//! turned into tensors on the training device.
+
+use crate::augment::Augmenter;
+use tch::{Device, Kind, Tensor};
+use zero_data::TrainingSample;
+
+/// One batch in host memory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostBatch {
+    pub size: usize,
+    /// `[N, planes, height, width]` input, dequantized.
+    pub input: Vec<f32>,
+    /// `[N, actions]`, 1 where the action is legal (all 1 on a row without legal actions, to keep it finite).
+    pub legal: Vec<u8>,
+    /// `[N, actions]` search policy target, 0 off its support.
+    pub policy: Vec<f32>,
+    /// `[N]` 1 for rows with a policy target.
+    pub has_policy: Vec<f32>,
+    /// `[N]` class of the result for the side to move: 0 win, 1 draw, 2 loss.
+    pub wdl_class: Vec<i64>,
+    /// `[N]` plies from the position to the end of the game.
+    pub plies_to_end: Vec<f32>,
+    /// The symmetry applied to each row.
+    pub symmetries: Vec<u8>,
+}
+
+/// The win/draw/loss class of a stored result (1, 0, -1 for the side to move).
+pub fn wdl_class(result: f32) -> i64 {
+    if result > 0.5 {
+        0
+    } else if result < -0.5 {
+        2
+    } else {
+        1
+    }
+}
+
+impl HostBatch {
+    /// Builds a batch from `samples`, applying symmetry `symmetries[i]` to row `i`.
+    pub fn build(samples: &[TrainingSample], symmetries: &[usize], augmenter: &Augmenter, action_space: usize) -> Self {
+        let n = samples.len();
+        let input_len = samples.first().map_or(0, |s| s.input.len());
+        let mut batch = HostBatch {
+            size: n,
+            input: vec![0.0; n * input_len],
+            legal: vec![0; n * action_space],
+            policy: vec![0.0; n * action_space],
+            has_policy: Vec::with_capacity(n),
+            wdl_class: Vec::with_capacity(n),
+            plies_to_end: Vec::with_capacity(n),
+            symmetries: Vec::with_capacity(n),
+        };
+        let mut turned = vec![0u8; input_len];
+        for (row, (sample, &sym)) in samples.iter().zip(symmetries).enumerate() {
+            augmenter.transform_planes(&sample.input, sym, &mut turned);
+            zero_data::dequantize(&turned, &mut batch.input[row * input_len..(row + 1) * input_len]);
+            let legal = &mut batch.legal[row * action_space..(row + 1) * action_space];
+            if sample.legal_actions.is_empty() {
+                legal.fill(1);
+            }
+            for &a in &sample.legal_actions {
+                legal[augmenter.transform_action(a, sym) as usize] = 1;
+            }
+            let policy = &mut batch.policy[row * action_space..(row + 1) * action_space];
+            for (&a, &p) in sample.policy_actions.iter().zip(&sample.policy_probs) {
+                let index = augmenter.transform_action(a, sym) as usize;
+                policy[index] = p;
+                // A target on an action missing from the legal list would meet a log-probability of -inf.
+                legal[index] = 1;
+            }
+            let has_policy = sample.has_policy && !sample.policy_actions.is_empty();
+            batch.has_policy.push(if has_policy { 1.0 } else { 0.0 });
+            batch.wdl_class.push(wdl_class(sample.result));
+            batch.plies_to_end.push(sample.plies_to_end as f32);
+            batch.symmetries.push(sym as u8);
+        }
+        batch
+    }
+
+    /// The batch as tensors on `device`; `shape` is `[planes, height, width]`.
+    pub fn to_tensors(&self, shape: [i64; 3], device: Device) -> BatchTensors {
+        let n = self.size as i64;
+        let actions = (self.legal.len() / self.size.max(1)) as i64;
+        BatchTensors {
+            input: Tensor::from_slice(&self.input)
+                .view([n, shape[0], shape[1], shape[2]])
+                .to_device(device),
+            legal: Tensor::from_slice(&self.legal)
+                .view([n, actions])
+                .to_kind(Kind::Bool)
+                .to_device(device),
+            policy: Tensor::from_slice(&self.policy).view([n, actions]).to_device(device),
+            has_policy: Tensor::from_slice(&self.has_policy).to_device(device),
+            wdl_class: Tensor::from_slice(&self.wdl_class).to_device(device),
+            plies_to_end: Tensor::from_slice(&self.plies_to_end).to_device(device),
+        }
+    }
+}
+
+/// A batch on the training device.
+#[derive(Debug)]
+pub struct BatchTensors {
+    pub input: Tensor,
+    pub legal: Tensor,
+    pub policy: Tensor,
+    pub has_policy: Tensor,
+    pub wdl_class: Tensor,
+    pub plies_to_end: Tensor,
+}
