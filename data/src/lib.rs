@@ -1,0 +1,28 @@
+//! Training data of zero. Self-play workers write every searched position to Parquet shards; the trainer reads
+//! them back through a replay window. Data scientists open the same files in pandas, polars or DuckDB.
+//!
+//! A shard is two files in one directory, written by [`ShardWriter`]: `<name>.games.parquet` (one row per
+//! finished game, [`GameRecord`]) and then `<name>.parquet` (one row per searched position, [`PositionRecord`]),
+//! each renamed into place once complete, so a shard is complete exactly when its positions file exists. Both carry
+//! the [`ShardHeader`] (run, generation, model, game, rules, network encoding) in their file metadata, and its
+//! identifying fields as dictionary-encoded columns. Readers ([`read_shard`], [`read_games`], [`ShardSet`]) report a
+//! corrupt, truncated, incompatible or unknown-version shard as a [`DataError`] naming the file, never panic.
+//! [`ReplayIndex`] selects the newest positions by a [`WindowRule`], and [`SampleStream`] streams shuffled
+//! [`TrainingSample`]s from them with bounded memory. docs/data.md documents the columns for other tools.
+
+mod error;
+mod reader;
+mod records;
+mod schema;
+mod window;
+mod writer;
+
+pub use error::DataError;
+pub use reader::{READ_BATCH_ROWS, ShardEntry, ShardFile, ShardSet, clean_incomplete, read_games, read_shard};
+pub use records::{GameRecord, PositionRecord, ShardHeader, dequantize, quantize};
+pub use schema::{
+    GAMES_SUFFIX, HEADER_KEY, POSITIONS_SUFFIX, ROW_GROUP_ROWS, SCHEMA_VERSION, SCHEMA_VERSION_KEY, ShardSpec,
+    game_columns, games_schema, header_columns, position_columns, positions_schema,
+};
+pub use window::{Drawn, ReplayConfig, ReplayIndex, SampleStream, ShardSlice, TrainingSample, WindowRule};
+pub use writer::{ShardSummary, ShardWriter, shard_paths};

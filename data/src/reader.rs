@@ -1,0 +1,471 @@
+//! Reading shards back with the Arrow reader: whole shards as records, row ranges as columnar batches for the
+//! replay window, and a directory listing of complete shards. Nothing here panics on a bad file: every problem
+//! becomes a [`DataError`] naming the file.
+
+use std::ffi::OsStr;
+use std::fs::{self, File};
+use std::io;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float32Type, Int32Type, UInt8Type, UInt16Type, UInt32Type};
+use arrow_array::{Array, ArrowPrimitiveType, BooleanArray, ListArray, PrimitiveArray, RecordBatch, StringArray};
+use arrow_schema::SchemaRef;
+use parquet::arrow::ProjectionMask;
+use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
+
+use crate::error::DataError;
+use crate::records::{GameRecord, PositionRecord, ShardHeader};
+use crate::schema::{self, GAMES_SUFFIX, POSITIONS_SUFFIX, ShardSpec, game_columns, position_columns};
+use zero_games::files::{TEMP_MARKER, is_temporary};
+
+/// Rows per Arrow batch when reading: large enough to amortize decoding, small enough to stay a few MB.
+pub const READ_BATCH_ROWS: usize = 1024;
+
+/// An open Parquet file of a shard whose footer, version, header and columns were checked.
+pub struct ShardFile {
+    path: PathBuf,
+    header: ShardHeader,
+    rows: usize,
+    metadata: ArrowReaderMetadata,
+}
+
+impl ShardFile {
+    /// Opens a positions file, checking its schema version, header and columns.
+    pub fn open(path: &Path) -> Result<ShardFile, DataError> {
+        ShardFile::open_with(path, |h| schema::positions_schema(h.input_len()))
+    }
+
+    /// Opens a positions file and refuses it unless its header satisfies `expected`.
+    pub fn open_expecting(path: &Path, expected: Option<&ShardSpec>) -> Result<ShardFile, DataError> {
+        let file = ShardFile::open(path)?;
+        if let Some(spec) = expected {
+            spec.check(path, &file.header)?;
+        }
+        Ok(file)
+    }
+
+    fn open_with(path: &Path, expected_schema: impl Fn(&ShardHeader) -> SchemaRef) -> Result<ShardFile, DataError> {
+        let file = File::open(path).map_err(|e| DataError::io(path, e))?;
+        let metadata =
+            ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).map_err(|e| DataError::corrupt(path, e))?;
+        let parquet = metadata.metadata().file_metadata();
+        let header = schema::header_from_metadata(path, parquet.key_value_metadata())?;
+        let rows =
+            usize::try_from(parquet.num_rows()).map_err(|_| DataError::not_a_shard(path, "negative row count"))?;
+        schema::column_indices(path, metadata.schema(), &expected_schema(&header))?;
+        Ok(ShardFile {
+            path: path.to_path_buf(),
+            header,
+            rows,
+            metadata,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn header(&self) -> &ShardHeader {
+        &self.header
+    }
+
+    /// Rows in the file, from its footer.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Streams the rows in `range` (clamped to the file) as Arrow batches of at most `batch_rows` rows, holding
+    /// only the named columns.
+    pub fn batches(
+        &self,
+        range: Range<usize>,
+        batch_rows: usize,
+        columns: &[&str],
+    ) -> Result<impl Iterator<Item = Result<RecordBatch, DataError>> + use<>, DataError> {
+        let path = self.path.clone();
+        let file = File::open(&path).map_err(|e| DataError::io(&path, e))?;
+        let indices = columns
+            .iter()
+            .map(|name| {
+                self.metadata
+                    .schema()
+                    .index_of(name)
+                    .map_err(|_| DataError::not_a_shard(&path, format!("no column {name}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let start = range.start.min(self.rows);
+        let end = range.end.clamp(start, self.rows);
+        let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.metadata.clone());
+        let mask = ProjectionMask::roots(builder.parquet_schema(), indices);
+        let reader = builder
+            .with_projection(mask)
+            .with_batch_size(batch_rows.max(1))
+            .with_offset(start)
+            .with_limit(end - start)
+            .build()
+            .map_err(|e| DataError::corrupt(&path, e))?;
+        Ok(reader.map(move |batch| batch.map_err(|e| DataError::corrupt_data(&path, e))))
+    }
+
+    /// Reads every position of the file.
+    pub fn read_positions(&self) -> Result<Vec<PositionRecord>, DataError> {
+        use position_columns::*;
+        let columns = [
+            GAME_ID,
+            PLY,
+            STEP,
+            SIDE_TO_MOVE,
+            POSITION,
+            INPUT,
+            LEGAL_ACTIONS,
+            POLICY_ACTIONS,
+            POLICY_PROBS,
+            ROOT_VALUE,
+            RESULT,
+            PLIES_TO_END,
+            FULL_SEARCH,
+            SIMULATIONS,
+        ];
+        let mut records = Vec::with_capacity(self.rows);
+        for batch in self.batches(0..self.rows, READ_BATCH_ROWS, &columns)? {
+            let batch = batch?;
+            let c = Columns {
+                path: &self.path,
+                batch: &batch,
+            };
+            let (game_id, position) = (c.string(GAME_ID)?, c.string(POSITION)?);
+            let (ply, step, plies_to_end) = (
+                c.primitive::<UInt32Type>(PLY)?,
+                c.primitive::<UInt32Type>(STEP)?,
+                c.primitive::<UInt32Type>(PLIES_TO_END)?,
+            );
+            let side_to_move = c.primitive::<UInt8Type>(SIDE_TO_MOVE)?;
+            let inputs = InputColumn::new(&c, self.header.input_len())?;
+            let legal = ListColumn::<UInt16Type>::new(&c, LEGAL_ACTIONS)?;
+            let policy_actions = ListColumn::<UInt16Type>::new(&c, POLICY_ACTIONS)?;
+            let policy_probs = ListColumn::<Float32Type>::new(&c, POLICY_PROBS)?;
+            let (root_value, result) = (
+                c.primitive::<Float32Type>(ROOT_VALUE)?,
+                c.primitive::<Float32Type>(RESULT)?,
+            );
+            let full_search = c.boolean(FULL_SEARCH)?;
+            let simulations = c.primitive::<UInt32Type>(SIMULATIONS)?;
+            for i in 0..batch.num_rows() {
+                records.push(PositionRecord {
+                    game_id: game_id.value(i).to_string(),
+                    ply: ply.value(i),
+                    step: step.value(i),
+                    side_to_move: side_to_move.value(i),
+                    position: position.value(i).to_string(),
+                    input: inputs.row(i).to_vec(),
+                    legal_actions: legal.row(i)?.to_vec(),
+                    policy_actions: policy_actions.row(i)?.to_vec(),
+                    policy_probs: policy_probs.row(i)?.to_vec(),
+                    root_value: root_value.value(i),
+                    result: result.value(i),
+                    plies_to_end: plies_to_end.value(i),
+                    full_search: full_search.value(i),
+                    simulations: simulations.value(i),
+                });
+            }
+        }
+        Ok(records)
+    }
+}
+
+/// Reads a whole positions file: its header and every position.
+pub fn read_shard(path: &Path) -> Result<(ShardHeader, Vec<PositionRecord>), DataError> {
+    let file = ShardFile::open(path)?;
+    let records = file.read_positions()?;
+    Ok((file.header, records))
+}
+
+/// Reads a whole games file (`<name>.games.parquet`): its header and every game.
+pub fn read_games(path: &Path) -> Result<(ShardHeader, Vec<GameRecord>), DataError> {
+    use game_columns::*;
+    let file = ShardFile::open_with(path, |_| schema::games_schema())?;
+    let columns = [
+        GAME_ID,
+        START_POSITION,
+        MOVES,
+        WINNER,
+        REASON,
+        PLIES,
+        RESIGNED_FALSE_CHECK,
+    ];
+    let mut games = Vec::with_capacity(file.rows);
+    for batch in file.batches(0..file.rows, READ_BATCH_ROWS, &columns)? {
+        let batch = batch?;
+        let c = Columns { path, batch: &batch };
+        let (game_id, start_position) = (c.string(GAME_ID)?, c.string(START_POSITION)?);
+        let moves = c.list(MOVES)?;
+        let move_text = moves.values().as_string_opt::<i32>().ok_or_else(|| c.bad_type(MOVES))?;
+        let winner = c.primitive::<UInt8Type>(WINNER)?;
+        let reason = c
+            .column(REASON)?
+            .as_dictionary_opt::<Int32Type>()
+            .ok_or_else(|| c.bad_type(REASON))?;
+        let reason_text = reason
+            .values()
+            .as_string_opt::<i32>()
+            .ok_or_else(|| c.bad_type(REASON))?;
+        let plies = c.primitive::<UInt32Type>(PLIES)?;
+        let resigned_false_check = c.boolean(RESIGNED_FALSE_CHECK)?;
+        for i in 0..batch.num_rows() {
+            let span = list_span(moves, i, move_text.len()).ok_or_else(|| c.bad_offsets(MOVES))?;
+            let key = reason.keys().value(i) as usize;
+            if key >= reason_text.len() {
+                return Err(c.bad_offsets(REASON));
+            }
+            games.push(GameRecord {
+                game_id: game_id.value(i).to_string(),
+                start_position: start_position.value(i).to_string(),
+                moves: span.map(|m| move_text.value(m).to_string()).collect(),
+                winner: winner.is_valid(i).then(|| winner.value(i)),
+                reason: reason_text.value(key).to_string(),
+                plies: plies.value(i),
+                resigned_false_check: resigned_false_check.value(i),
+            });
+        }
+    }
+    Ok((file.header, games))
+}
+
+/// Typed access to the columns of one batch, turning a wrong type into an error instead of a panic.
+pub(crate) struct Columns<'a> {
+    pub path: &'a Path,
+    pub batch: &'a RecordBatch,
+}
+
+impl<'a> Columns<'a> {
+    pub fn column(&self, name: &str) -> Result<&'a dyn Array, DataError> {
+        self.batch
+            .column_by_name(name)
+            .map(|c| c.as_ref())
+            .ok_or_else(|| DataError::not_a_shard(self.path, format!("no column {name}")))
+    }
+
+    pub fn bad_type(&self, name: &str) -> DataError {
+        DataError::not_a_shard(self.path, format!("column {name} has an unexpected type"))
+    }
+
+    pub fn bad_offsets(&self, name: &str) -> DataError {
+        DataError::not_a_shard(self.path, format!("column {name} has out-of-range offsets or keys"))
+    }
+
+    pub fn primitive<T: ArrowPrimitiveType>(&self, name: &str) -> Result<&'a PrimitiveArray<T>, DataError> {
+        self.column(name)?
+            .as_primitive_opt::<T>()
+            .ok_or_else(|| self.bad_type(name))
+    }
+
+    pub fn string(&self, name: &str) -> Result<&'a StringArray, DataError> {
+        self.column(name)?
+            .as_string_opt::<i32>()
+            .ok_or_else(|| self.bad_type(name))
+    }
+
+    pub fn boolean(&self, name: &str) -> Result<&'a BooleanArray, DataError> {
+        self.column(name)?.as_boolean_opt().ok_or_else(|| self.bad_type(name))
+    }
+
+    pub fn list(&self, name: &str) -> Result<&'a ListArray, DataError> {
+        self.column(name)?
+            .as_list_opt::<i32>()
+            .ok_or_else(|| self.bad_type(name))
+    }
+}
+
+/// The input column as one byte slice with a fixed stride.
+pub(crate) struct InputColumn<'a> {
+    bytes: &'a [u8],
+    len: usize,
+}
+
+impl<'a> InputColumn<'a> {
+    pub fn new(c: &Columns<'a>, len: usize) -> Result<Self, DataError> {
+        let array = c
+            .column(position_columns::INPUT)?
+            .as_fixed_size_binary_opt()
+            .ok_or_else(|| c.bad_type("input"))?;
+        if array.value_length() as usize != len {
+            return Err(DataError::not_a_shard(
+                c.path,
+                format!("inputs have {} bytes, the header says {len}", array.value_length()),
+            ));
+        }
+        // value_data() starts at the array's first value even for a sliced array.
+        let bytes = array.value_data();
+        if bytes.len() < array.len() * len {
+            return Err(c.bad_offsets(position_columns::INPUT));
+        }
+        Ok(InputColumn { bytes, len })
+    }
+
+    pub fn row(&self, i: usize) -> &'a [u8] {
+        &self.bytes[i * self.len..(i + 1) * self.len]
+    }
+}
+
+/// A list column of primitive values, read as slices of its child values.
+pub(crate) struct ListColumn<'a, T: ArrowPrimitiveType> {
+    path: &'a Path,
+    name: &'static str,
+    list: &'a ListArray,
+    values: &'a [T::Native],
+}
+
+impl<'a, T: ArrowPrimitiveType> ListColumn<'a, T> {
+    pub fn new(c: &Columns<'a>, name: &'static str) -> Result<Self, DataError> {
+        let list = c.list(name)?;
+        let values = list.values().as_primitive_opt::<T>().ok_or_else(|| c.bad_type(name))?;
+        // Offsets index the child array's logical values, which start at its own offset.
+        Ok(ListColumn {
+            path: c.path,
+            name,
+            list,
+            values: values.values(),
+        })
+    }
+
+    pub fn row(&self, i: usize) -> Result<&'a [T::Native], DataError> {
+        list_span(self.list, i, self.values.len())
+            .map(|span| &self.values[span])
+            .ok_or_else(|| DataError::not_a_shard(self.path, format!("column {} has out-of-range offsets", self.name)))
+    }
+}
+
+/// The child-value range of row `i` of a list, or `None` when the offsets do not fit the child (corrupt data).
+fn list_span(list: &ListArray, i: usize, child_len: usize) -> Option<Range<usize>> {
+    let offsets = list.value_offsets();
+    let (start, end) = (*offsets.get(i)?, *offsets.get(i + 1)?);
+    let (start, end) = (usize::try_from(start).ok()?, usize::try_from(end).ok()?);
+    (start <= end && end <= child_len).then_some(start..end)
+}
+
+/// One complete shard found in a directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardEntry {
+    /// The shard's name: its positions file name without `.parquet`.
+    pub name: String,
+    pub positions_path: PathBuf,
+    pub games_path: PathBuf,
+    /// Modification time of the positions file: when the shard became complete.
+    pub modified: SystemTime,
+}
+
+/// The complete shards of a directory, newest first. "Newest" is the modification time of the positions file
+/// (the moment its rename completed the shard), ties broken by name, later names first. Copies of a data
+/// directory must keep modification times (`cp -p`, `rsync -t`).
+#[derive(Clone, Debug)]
+pub struct ShardSet {
+    dir: PathBuf,
+    shards: Vec<ShardEntry>,
+}
+
+impl ShardSet {
+    /// Lists the complete shards of `dir`: `*.parquet` files that are neither games files nor temporaries. Files
+    /// are not opened here; reading them reports bad ones.
+    pub fn scan(dir: &Path) -> Result<ShardSet, DataError> {
+        let mut shards = Vec::new();
+        for entry in fs::read_dir(dir).map_err(|e| DataError::io(dir, e))? {
+            let entry = entry.map_err(|e| DataError::io(dir, e))?;
+            let path = entry.path();
+            let Some(name) = shard_name(&path) else { continue };
+            // A file deleted between listing and stat is simply not part of the set.
+            let Ok(modified) = entry.metadata().and_then(|m| m.modified()) else {
+                continue;
+            };
+            let (positions_path, games_path) = crate::writer::shard_paths(dir, &name);
+            shards.push(ShardEntry {
+                name,
+                positions_path,
+                games_path,
+                modified,
+            });
+        }
+        shards.sort_by(|a, b| b.modified.cmp(&a.modified).then_with(|| b.name.cmp(&a.name)));
+        Ok(ShardSet {
+            dir: dir.to_path_buf(),
+            shards,
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The shards, newest first.
+    pub fn shards(&self) -> &[ShardEntry] {
+        &self.shards
+    }
+
+    pub fn len(&self) -> usize {
+        self.shards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.shards.is_empty()
+    }
+
+    /// Opens each shard's footer, newest first: one `Result` per shard, so the caller reports a bad shard (its
+    /// error names the file and the reason) and goes on with the others.
+    pub fn open_each<'a>(
+        &'a self,
+        expected: Option<&'a ShardSpec>,
+    ) -> impl Iterator<Item = Result<ShardFile, DataError>> + 'a {
+        self.shards
+            .iter()
+            .map(move |s| ShardFile::open_expecting(&s.positions_path, expected))
+    }
+
+    /// Reads each shard whole, newest first: one `Result` per shard, as [`ShardSet::open_each`].
+    pub fn read_each<'a>(
+        &'a self,
+        expected: Option<&'a ShardSpec>,
+    ) -> impl Iterator<Item = Result<(ShardHeader, Vec<PositionRecord>), DataError>> + 'a {
+        self.open_each(expected).map(|file| {
+            let file = file?;
+            let records = file.read_positions()?;
+            Ok((file.header, records))
+        })
+    }
+}
+
+/// The shard name of a complete positions file, or `None` for games files, temporaries and other files.
+fn shard_name(path: &Path) -> Option<String> {
+    let file_name = path.file_name().and_then(OsStr::to_str)?;
+    if is_temporary(path) || file_name.ends_with(GAMES_SUFFIX) || !path.is_file() {
+        return None;
+    }
+    file_name
+        .strip_suffix(POSITIONS_SUFFIX)
+        .filter(|n| !n.is_empty())
+        .map(str::to_string)
+}
+
+/// Makes a data directory consistent after a crash: removes temporaries (names containing
+/// [`TEMP_MARKER`]) and orphan games files (a games file whose positions file was never renamed into place).
+/// Returns the removed paths, sorted. Run it only when no worker is writing into `dir`: a live worker's
+/// temporaries look the same as a dead one's.
+pub fn clean_incomplete(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut removed = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        let Some(file_name) = path.file_name().and_then(OsStr::to_str) else {
+            continue;
+        };
+        let orphan = file_name
+            .strip_suffix(GAMES_SUFFIX)
+            .is_some_and(|name| !dir.join(format!("{name}{POSITIONS_SUFFIX}")).exists());
+        if file_name.contains(TEMP_MARKER) || orphan {
+            fs::remove_file(&path)?;
+            removed.push(path);
+        }
+    }
+    removed.sort();
+    Ok(removed)
+}

@@ -1,0 +1,116 @@
+//! The records self-play writes and the trainer reads, and the byte quantization of network inputs.
+
+use serde::{Deserialize, Serialize};
+
+/// One searched position. Actions are in the network's policy-index space (already mapped to the side to move's
+/// view by the search), so the trainer needs no game state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionRecord {
+    /// Unique per game.
+    pub game_id: String,
+    /// Complete moves played before this position.
+    pub ply: u32,
+    /// Actions played before it (a multi-jump capture is several actions of one move).
+    pub step: u32,
+    /// 0 = first player, 1 = second.
+    pub side_to_move: u8,
+    /// The position in the game's notation.
+    pub position: String,
+    /// Network input planes quantized to bytes by [`quantize`]: `round(v * 255)`, every plane value in [0, 1].
+    pub input: Vec<u8>,
+    pub legal_actions: Vec<u16>,
+    /// Search policy target, sparse: the actions with a nonzero probability.
+    pub policy_actions: Vec<u16>,
+    /// Probabilities of `policy_actions`, same length.
+    pub policy_probs: Vec<f32>,
+    /// Search value at the root, side to move's view, in [-1, 1].
+    pub root_value: f32,
+    /// Final result from the side to move's view: 1, 0, -1.
+    pub result: f32,
+    /// Actions from here to the end of the game.
+    pub plies_to_end: u32,
+    /// Playout cap randomization: the position is a policy target only when true.
+    pub full_search: bool,
+    pub simulations: u32,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    pub game_id: String,
+    pub start_position: String,
+    /// The moves in the game's notation.
+    pub moves: Vec<String>,
+    /// 0 = first player, 1 = second, `None` for a draw.
+    pub winner: Option<u8>,
+    /// Why the game ended, e.g. "no-legal-move", "repetition", "resignation".
+    pub reason: String,
+    pub plies: u32,
+    /// A would-be-resigned game played out to measure false resignations.
+    pub resigned_false_check: bool,
+}
+
+/// What every row of a shard shares.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardHeader {
+    pub run: String,
+    pub generation: u32,
+    pub model_id: String,
+    pub game: String,
+    pub rules: String,
+    pub encoding_version: u32,
+    /// Planes, height, width.
+    pub input_shape: [u32; 3],
+    pub action_space: u32,
+}
+
+impl ShardHeader {
+    /// Bytes of one quantized network input: planes x height x width.
+    pub fn input_len(&self) -> usize {
+        self.input_shape.iter().map(|&d| d as usize).product()
+    }
+}
+
+/// Quantizes network input planes to bytes: `round(v * 255)`. Plane values are in [0, 1] (binary planes and
+/// normalized counters), so one byte keeps binary planes exact and counters to 1/255; values outside are clamped.
+pub fn quantize(planes: &[f32]) -> Vec<u8> {
+    planes
+        .iter()
+        .map(|&v| (v.clamp(0.0, 1.0) * 255.0).round() as u8)
+        .collect()
+}
+
+/// The inverse of [`quantize`]: writes `byte / 255` into `out`, which must have the input's length.
+///
+/// # Panics
+/// If the lengths differ (a programming error, not a data error: the reader checks input lengths).
+pub fn dequantize(bytes: &[u8], out: &mut [f32]) {
+    assert_eq!(
+        bytes.len(),
+        out.len(),
+        "dequantize: {} bytes into {} floats",
+        bytes.len(),
+        out.len()
+    );
+    for (o, &b) in out.iter_mut().zip(bytes) {
+        *o = f32::from(b) * (1.0 / 255.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantization_keeps_binary_planes_exact_and_counters_to_half_a_step() {
+        let planes = [0.0, 1.0, 0.5, 0.25, 1.0 / 3.0, -0.1, 1.5];
+        let bytes = quantize(&planes);
+        assert_eq!(bytes, [0, 255, 128, 64, 85, 0, 255]);
+        let mut back = [0.0; 7];
+        dequantize(&bytes, &mut back);
+        assert_eq!(&back[..2], &[0.0, 1.0]);
+        for (v, b) in planes[2..5].iter().zip(&back[2..5]) {
+            assert!((v - b).abs() <= 0.5 / 255.0 + 1e-7);
+        }
+    }
+}

@@ -1,0 +1,433 @@
+//! The trainer's replay window: which positions it may sample ([`ReplayIndex`]) and a shuffled stream of training
+//! samples over them ([`SampleStream`]) whose memory is bounded by its shuffle buffer, not by the window.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use arrow_array::RecordBatch;
+use arrow_array::types::{Float32Type, UInt16Type, UInt32Type};
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+use crate::error::DataError;
+use crate::reader::{Columns, InputColumn, ListColumn, READ_BATCH_ROWS, ShardFile, ShardSet};
+use crate::records::ShardHeader;
+use crate::schema::{ShardSpec, position_columns};
+
+/// How many of the newest positions the trainer samples from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WindowRule {
+    /// The newest `positions` positions.
+    Fixed { positions: usize },
+    /// Grows sub-linearly with the positions ever written (KataGo-style), so early, weak data leaves the window
+    /// quickly while later the window still widens: with `total` positions,
+    /// `window = total` while `total <= min_positions`, then
+    /// `window = min(max_positions, min_positions * (total / min_positions)^exponent)`, with `exponent` in (0, 1].
+    Growing {
+        min_positions: usize,
+        max_positions: usize,
+        exponent: f64,
+    },
+}
+
+impl WindowRule {
+    /// The window size for `total_positions` positions written so far (never more than the total).
+    pub fn window_size(&self, total_positions: u64) -> usize {
+        let total = usize::try_from(total_positions).unwrap_or(usize::MAX);
+        match *self {
+            WindowRule::Fixed { positions } => positions.min(total),
+            WindowRule::Growing {
+                min_positions,
+                max_positions,
+                exponent,
+            } => {
+                if total <= min_positions {
+                    return total.min(max_positions);
+                }
+                let grown = min_positions as f64 * (total as f64 / min_positions as f64).powf(exponent);
+                // `as usize` saturates, and a NaN from a nonsensical exponent becomes 0, then min_positions.
+                (grown.floor() as usize)
+                    .max(min_positions)
+                    .min(max_positions)
+                    .min(total)
+            }
+        }
+    }
+}
+
+/// How the trainer samples: the window, how often each new position is seen, and the shuffle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayConfig {
+    pub window: WindowRule,
+    /// Samples the trainer draws per newly written position (`K = samples_per_position x new positions`).
+    pub samples_per_position: f64,
+    /// Rows held by the shuffle buffer; memory is about this many rows (see docs/data.md for Bashni sizes).
+    pub shuffle_buffer: usize,
+    pub seed: u64,
+}
+
+impl Default for ReplayConfig {
+    fn default() -> Self {
+        ReplayConfig {
+            window: WindowRule::Growing {
+                min_positions: 250_000,
+                max_positions: 2_000_000,
+                exponent: 0.75,
+            },
+            samples_per_position: 4.0,
+            shuffle_buffer: 50_000,
+            seed: 0,
+        }
+    }
+}
+
+impl ReplayConfig {
+    /// The number of samples to draw after `new_positions` new positions: `round(samples_per_position x new)`.
+    pub fn samples_for(&self, new_positions: u64) -> usize {
+        (self.samples_per_position * new_positions as f64).round().max(0.0) as usize
+    }
+}
+
+/// A row range of one shard that lies inside the window.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShardSlice {
+    pub path: PathBuf,
+    pub header: ShardHeader,
+    pub rows: Range<usize>,
+}
+
+/// The positions inside the window: whole shards taken newest first until the window is covered, the oldest of
+/// them trimmed to its last rows (rows within a shard are in the order games finished).
+#[derive(Clone, Debug)]
+pub struct ReplayIndex {
+    dir: PathBuf,
+    slices: Vec<ShardSlice>,
+    total_positions: u64,
+    window_positions: usize,
+    skipped: Vec<PathBuf>,
+}
+
+impl ReplayIndex {
+    /// Opens every shard's footer to count positions (bad or incompatible shards are returned as errors beside the
+    /// index and left out of it), then selects the window.
+    pub fn build(set: &ShardSet, rule: &WindowRule, expected: Option<&ShardSpec>) -> (ReplayIndex, Vec<DataError>) {
+        let mut errors = Vec::new();
+        let files: Vec<ShardFile> = set
+            .open_each(expected)
+            .filter_map(|file| file.map_err(|e| errors.push(e)).ok())
+            .collect();
+        let total_positions = files.iter().map(|f| f.rows() as u64).sum();
+        let window_positions = rule.window_size(total_positions);
+        let mut slices = Vec::new();
+        let mut covered = 0;
+        for file in files {
+            if covered >= window_positions {
+                break;
+            }
+            let take = file.rows().min(window_positions - covered);
+            if take == 0 {
+                continue;
+            }
+            covered += take;
+            let rows = file.rows() - take..file.rows();
+            slices.push(ShardSlice {
+                path: file.path().to_path_buf(),
+                header: file.header().clone(),
+                rows,
+            });
+        }
+        let skipped = errors.iter().map(|e| e.path().to_path_buf()).collect();
+        (
+            ReplayIndex {
+                dir: set.dir().to_path_buf(),
+                slices,
+                total_positions,
+                window_positions,
+                skipped,
+            },
+            errors,
+        )
+    }
+
+    /// The selected row ranges, newest shard first.
+    pub fn slices(&self) -> &[ShardSlice] {
+        &self.slices
+    }
+
+    /// Positions in all readable shards of the directory: the `total` of the window rule.
+    pub fn total_positions(&self) -> u64 {
+        self.total_positions
+    }
+
+    /// Positions inside the window (the rule's size; all of them are in [`ReplayIndex::slices`]).
+    pub fn window_positions(&self) -> usize {
+        self.window_positions
+    }
+
+    /// Shards left out because they could not be read or were refused.
+    pub fn skipped(&self) -> &[PathBuf] {
+        &self.skipped
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// One position as the trainer consumes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainingSample {
+    /// Quantized network input (see [`crate::dequantize`]).
+    pub input: Vec<u8>,
+    pub legal_actions: Vec<u16>,
+    /// Whether this sample is a policy target: only positions searched with the full budget are (playout cap
+    /// randomization). When false, `policy_actions` and `policy_probs` are empty and the sample trains the value
+    /// heads only.
+    pub has_policy: bool,
+    pub policy_actions: Vec<u16>,
+    pub policy_probs: Vec<f32>,
+    /// Search value at the root, side to move's view.
+    pub root_value: f32,
+    /// Final result, side to move's view: 1, 0, -1.
+    pub result: f32,
+    pub plies_to_end: u32,
+}
+
+/// Samples drawn by [`SampleStream::draw`], with the shards that failed while drawing them.
+#[derive(Debug)]
+pub struct Drawn {
+    pub samples: Vec<TrainingSample>,
+    pub skipped: Vec<DataError>,
+}
+
+const SAMPLE_COLUMNS: [&str; 8] = [
+    position_columns::INPUT,
+    position_columns::LEGAL_ACTIONS,
+    position_columns::POLICY_ACTIONS,
+    position_columns::POLICY_PROBS,
+    position_columns::ROOT_VALUE,
+    position_columns::RESULT,
+    position_columns::PLIES_TO_END,
+    position_columns::FULL_SEARCH,
+];
+
+/// An endless shuffled stream of samples over a window. It reads the window's slices in passes, each pass in a
+/// fresh random shard order, row after row, through a shuffle buffer of at most `shuffle_buffer` rows: each
+/// incoming row replaces a uniformly chosen buffered one, which is emitted. Memory is the buffer plus one batch of
+/// [`READ_BATCH_ROWS`] rows (decoded, then handed to the buffer row by row). The same index, buffer size and seed
+/// give the same samples.
+///
+/// A shard that fails while streaming is yielded once as an `Err` (naming it) and dropped from later passes; the
+/// stream ends (`None`) only when no readable shard is left.
+pub struct SampleStream {
+    dir: PathBuf,
+    slices: Vec<ShardSlice>,
+    capacity: usize,
+    rng: ChaCha8Rng,
+    buffer: Vec<TrainingSample>,
+    peak_buffered: usize,
+    /// Slice indices still to read in this pass, in reverse reading order.
+    pass: Vec<usize>,
+    current: Option<SliceReader>,
+}
+
+struct SliceReader {
+    slice: usize,
+    batches: Box<dyn Iterator<Item = Result<RecordBatch, DataError>>>,
+    /// The decoded rows of the current batch not yet handed to the buffer.
+    rows: std::vec::IntoIter<TrainingSample>,
+}
+
+impl SampleStream {
+    /// A stream over `index` with the buffer size and seed of `config`. The buffer holds at most
+    /// `min(config.shuffle_buffer, window positions)` rows, so a small window is not read twice to fill it.
+    pub fn new(index: &ReplayIndex, config: &ReplayConfig) -> SampleStream {
+        let window: usize = index.slices.iter().map(|s| s.rows.len()).sum();
+        let capacity = config.shuffle_buffer.min(window).max(1);
+        SampleStream {
+            dir: index.dir.clone(),
+            slices: index.slices.clone(),
+            capacity,
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            buffer: Vec::with_capacity(capacity),
+            peak_buffered: 0,
+            pass: Vec::new(),
+            current: None,
+        }
+    }
+
+    /// Rows in the shuffle buffer now.
+    pub fn buffered(&self) -> usize {
+        self.buffer.len()
+    }
+
+    /// The most rows the buffer ever held.
+    pub fn peak_buffered(&self) -> usize {
+        self.peak_buffered
+    }
+
+    /// The buffer's limit.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Exactly `count` samples, with the shards that failed on the way. Fails only when the window has no readable
+    /// positions left.
+    pub fn draw(&mut self, count: usize) -> Result<Drawn, DataError> {
+        let mut drawn = Drawn {
+            samples: Vec::with_capacity(count),
+            skipped: Vec::new(),
+        };
+        while drawn.samples.len() < count {
+            match self.next() {
+                Some(Ok(sample)) => drawn.samples.push(sample),
+                Some(Err(e)) => drawn.skipped.push(e),
+                None => return Err(DataError::EmptyWindow { dir: self.dir.clone() }),
+            }
+        }
+        Ok(drawn)
+    }
+
+    /// A uniform index below `n` (n > 0), by multiply-shift: no modulo bias worth the name at these sizes.
+    fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.rng.next_u64()) * n as u128) >> 64) as usize
+    }
+
+    /// The next row of the window, in pass order; `Ok(None)` when no readable slice is left.
+    fn next_row(&mut self) -> Result<Option<TrainingSample>, DataError> {
+        loop {
+            if self.slices.is_empty() {
+                return Ok(None);
+            }
+            let Some(reader) = self.current.as_mut() else {
+                if self.pass.is_empty() {
+                    // A new pass: all slices, in a fresh random order (Fisher-Yates).
+                    self.pass = (0..self.slices.len()).collect();
+                    for i in (1..self.pass.len()).rev() {
+                        let j = self.below(i + 1);
+                        self.pass.swap(i, j);
+                    }
+                }
+                let slice = self.pass.pop().expect("a pass has slices");
+                match self.open_slice(slice) {
+                    Ok(reader) => self.current = Some(reader),
+                    Err(e) => {
+                        self.drop_slice(slice);
+                        return Err(e);
+                    }
+                }
+                continue;
+            };
+            if let Some(sample) = reader.rows.next() {
+                return Ok(Some(sample));
+            }
+            match reader.batches.next() {
+                Some(Ok(batch)) => {
+                    let slice = reader.slice;
+                    let (path, input_len) = (&self.slices[slice].path, self.slices[slice].header.input_len());
+                    match samples_of(path, &batch, input_len) {
+                        Ok(rows) => reader.rows = rows.into_iter(),
+                        Err(e) => {
+                            self.drop_slice(slice);
+                            return Err(e);
+                        }
+                    }
+                }
+                Some(Err(e)) => {
+                    let slice = reader.slice;
+                    self.drop_slice(slice);
+                    return Err(e);
+                }
+                None => self.current = None,
+            }
+        }
+    }
+
+    fn open_slice(&self, slice: usize) -> Result<SliceReader, DataError> {
+        let s = &self.slices[slice];
+        let file = ShardFile::open(&s.path)?;
+        // The file may have been replaced since the index was built; its rows must still mean the same.
+        ShardSpec::of(&s.header).check(&s.path, file.header())?;
+        let batches = file.batches(s.rows.clone(), READ_BATCH_ROWS.min(self.capacity), &SAMPLE_COLUMNS)?;
+        Ok(SliceReader {
+            slice,
+            batches: Box::new(batches),
+            rows: Vec::new().into_iter(),
+        })
+    }
+
+    /// Forgets a failed slice for the rest of the stream, renumbering the pending pass.
+    fn drop_slice(&mut self, slice: usize) {
+        self.current = None;
+        self.slices.remove(slice);
+        self.pass.retain(|&i| i != slice);
+        for i in &mut self.pass {
+            if *i > slice {
+                *i -= 1;
+            }
+        }
+    }
+}
+
+impl Iterator for SampleStream {
+    type Item = Result<TrainingSample, DataError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let incoming = match self.next_row() {
+                Ok(row) => row,
+                Err(e) => return Some(Err(e)),
+            };
+            match incoming {
+                Some(row) if self.buffer.len() < self.capacity => {
+                    self.buffer.push(row);
+                    self.peak_buffered = self.peak_buffered.max(self.buffer.len());
+                }
+                Some(row) => {
+                    let j = self.below(self.buffer.len());
+                    return Some(Ok(std::mem::replace(&mut self.buffer[j], row)));
+                }
+                // No readable slice is left: drain what the buffer still holds.
+                None if self.buffer.is_empty() => return None,
+                None => {
+                    let j = self.below(self.buffer.len());
+                    return Some(Ok(self.buffer.swap_remove(j)));
+                }
+            }
+        }
+    }
+}
+
+/// Decodes a batch into samples, looking each column up once.
+fn samples_of(path: &Path, batch: &RecordBatch, input_len: usize) -> Result<Vec<TrainingSample>, DataError> {
+    use position_columns::*;
+    let c = Columns { path, batch };
+    let full_search = c.boolean(FULL_SEARCH)?;
+    let inputs = InputColumn::new(&c, input_len)?;
+    let legal = ListColumn::<UInt16Type>::new(&c, LEGAL_ACTIONS)?;
+    let policy_actions = ListColumn::<UInt16Type>::new(&c, POLICY_ACTIONS)?;
+    let policy_probs = ListColumn::<Float32Type>::new(&c, POLICY_PROBS)?;
+    let root_value = c.primitive::<Float32Type>(ROOT_VALUE)?;
+    let result = c.primitive::<Float32Type>(RESULT)?;
+    let plies_to_end = c.primitive::<UInt32Type>(PLIES_TO_END)?;
+    (0..batch.num_rows())
+        .map(|row| {
+            let has_policy = full_search.value(row);
+            let (actions, probs) = if has_policy {
+                (policy_actions.row(row)?.to_vec(), policy_probs.row(row)?.to_vec())
+            } else {
+                (Vec::new(), Vec::new())
+            };
+            Ok(TrainingSample {
+                input: inputs.row(row).to_vec(),
+                legal_actions: legal.row(row)?.to_vec(),
+                has_policy,
+                policy_actions: actions,
+                policy_probs: probs,
+                root_value: root_value.value(row),
+                result: result.value(row),
+                plies_to_end: plies_to_end.value(row),
+            })
+        })
+        .collect()
+}

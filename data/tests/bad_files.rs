@@ -1,0 +1,175 @@
+//! Damaged, foreign, incomplete and incompatible files are reported with their path, never loaded, never fatal.
+
+mod common;
+
+use std::fs::{self, File};
+use std::sync::Arc;
+
+use common::{small_header, write_shard};
+use parquet::arrow::ArrowWriter;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+use zero_data::{
+    DataError, HEADER_KEY, SCHEMA_VERSION_KEY, ShardSet, ShardSpec, clean_incomplete, read_games, read_shard,
+};
+
+fn cut_in_half(path: &std::path::Path) {
+    let len = fs::metadata(path).unwrap().len();
+    File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_len(len / 2)
+        .unwrap();
+}
+
+#[test]
+fn a_truncated_shard_is_reported_as_corrupt_with_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = write_shard(dir.path(), "cut", 0, &[30, 12], 0);
+    cut_in_half(&summary.positions_path);
+    cut_in_half(&summary.games_path);
+    for err in [
+        read_shard(&summary.positions_path).unwrap_err(),
+        read_games(&summary.games_path).unwrap_err(),
+    ] {
+        assert!(matches!(err, DataError::Corrupt { .. }), "{err}");
+        assert!(err.to_string().contains("cut."), "{err}");
+        assert!(err.to_string().contains("corrupt or truncated"), "{err}");
+    }
+    // Even an empty file is an error, not a panic.
+    File::create(&summary.positions_path).unwrap();
+    assert!(matches!(
+        read_shard(&summary.positions_path),
+        Err(DataError::Corrupt { .. })
+    ));
+}
+
+#[test]
+fn a_scan_yields_the_good_shard_and_reports_the_cut_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write_shard(dir.path(), "good", 0, &[10, 3], 20);
+    let bad = write_shard(dir.path(), "bad", 2, &[25], 10);
+    cut_in_half(&bad.positions_path);
+    let set = ShardSet::scan(dir.path()).unwrap();
+    assert_eq!(set.len(), 2);
+    let results: Vec<_> = set.read_each(None).collect();
+    // Newest first: "bad" was dated 10 s ago, "good" 20 s ago.
+    let err = results[0].as_ref().unwrap_err();
+    assert_eq!(err.path(), bad.positions_path);
+    assert!(err.to_string().contains("bad.parquet"), "{err}");
+    let (_, positions) = results[1].as_ref().unwrap();
+    assert_eq!(positions.len(), 13);
+    assert_eq!(good.positions, 13);
+}
+
+#[test]
+fn an_unknown_schema_version_is_refused_naming_both_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = write_shard(dir.path(), "v1", 0, &[4], 0);
+    // Rewrite the same rows with a future version number in the file metadata.
+    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(&summary.positions_path).unwrap())
+        .unwrap()
+        .build()
+        .unwrap();
+    let batches: Vec<_> = reader.map(Result::unwrap).collect();
+    let header = serde_json::to_string(&small_header()).unwrap();
+    let properties = WriterProperties::builder()
+        .set_key_value_metadata(Some(vec![
+            KeyValue::new(SCHEMA_VERSION_KEY.into(), "99".to_string()),
+            KeyValue::new(HEADER_KEY.into(), header),
+        ]))
+        .build();
+    let future = dir.path().join("v99.parquet");
+    let mut writer = ArrowWriter::try_new(
+        File::create(&future).unwrap(),
+        Arc::clone(&batches[0].schema()),
+        Some(properties),
+    )
+    .unwrap();
+    for b in &batches {
+        writer.write(b).unwrap();
+    }
+    writer.close().unwrap();
+
+    let err = read_shard(&future).unwrap_err();
+    assert!(matches!(err, DataError::UnsupportedVersion { .. }), "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("99") && message.contains("version 1") && message.contains("v99.parquet"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_parquet_file_without_zero_metadata_is_not_a_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("foreign.parquet");
+    let batch = arrow_array::RecordBatch::try_from_iter([(
+        "x",
+        Arc::new(arrow_array::UInt32Array::from(vec![1, 2])) as arrow_array::ArrayRef,
+    )])
+    .unwrap();
+    let mut writer = ArrowWriter::try_new(File::create(&path).unwrap(), batch.schema(), None).unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let err = read_shard(&path).unwrap_err();
+    assert!(matches!(err, DataError::NotAShard { .. }), "{err}");
+}
+
+#[test]
+fn an_incompatible_shard_is_refused_with_the_differences() {
+    let dir = tempfile::tempdir().unwrap();
+    write_shard(dir.path(), "s", 0, &[3], 0);
+    let mut spec = ShardSpec::of(&small_header());
+    spec.game = "tours".into();
+    spec.input_shape = [3, 8, 8];
+    let set = ShardSet::scan(dir.path()).unwrap();
+    let err = set.read_each(Some(&spec)).next().unwrap().unwrap_err();
+    let message = err.to_string();
+    assert!(matches!(err, DataError::Incompatible { .. }), "{message}");
+    assert!(
+        message.contains("\"bashni\"") && message.contains("\"tours\"") && message.contains("[3, 8, 8]"),
+        "{message}"
+    );
+    assert!(
+        set.read_each(Some(&ShardSpec::of(&small_header())))
+            .next()
+            .unwrap()
+            .is_ok()
+    );
+}
+
+#[test]
+fn temporaries_and_orphans_are_cleaned_and_never_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let kept = write_shard(d, "kept", 0, &[3], 0);
+    // A worker killed after its games file was renamed but before its positions file was.
+    let orphan = write_shard(d, "orphan", 1, &[3], 0);
+    fs::remove_file(&orphan.positions_path).unwrap();
+    // Workers killed mid-write.
+    let temporaries = [d.join("x.parquet.zero-tmp-123"), d.join("x.games.parquet.zero-tmp-123")];
+    for t in &temporaries {
+        fs::write(t, b"half a file").unwrap();
+    }
+    fs::write(d.join("notes.txt"), b"not data").unwrap();
+
+    let names: Vec<_> = ShardSet::scan(d)
+        .unwrap()
+        .shards()
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    assert_eq!(names, ["kept"]);
+    let mut expected = vec![
+        orphan.games_path.clone(),
+        temporaries[0].clone(),
+        temporaries[1].clone(),
+    ];
+    expected.sort();
+    assert_eq!(clean_incomplete(d).unwrap(), expected);
+    assert!(kept.positions_path.exists() && kept.games_path.exists() && d.join("notes.txt").exists());
+    assert_eq!(clean_incomplete(d).unwrap(), Vec::<std::path::PathBuf>::new());
+}
