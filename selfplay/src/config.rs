@@ -156,7 +156,10 @@ impl SelfPlayConfig {
             return fail("gumbel_actions", "must be at least 1");
         }
         if self.games_in_flight == 0 || self.leaves_per_game == 0 || self.workers == 0 {
-            return fail("games_in_flight", "games_in_flight, leaves_per_game and workers must be at least 1");
+            return fail(
+                "games_in_flight",
+                "games_in_flight, leaves_per_game and workers must be at least 1",
+            );
         }
         if self.games_per_shard == 0 {
             return fail("games_per_shard", "must be at least 1");

@@ -121,7 +121,11 @@ impl GumbelRoot {
 /// Completed Q of every root child from the root's view: Q for visited children, v_mix for the others.
 pub fn completed_q(tree: &Tree) -> Vec<f32> {
     let root = tree.root();
-    let raw = if root.raw_value.is_finite() { root.raw_value } else { 0.0 };
+    let raw = if root.raw_value.is_finite() {
+        root.raw_value
+    } else {
+        0.0
+    };
     let mut visits_sum = 0.0f32;
     let mut visited_prior = 0.0f32;
     let mut weighted_q = 0.0f32;
@@ -148,17 +152,9 @@ pub fn completed_q(tree: &Tree) -> Vec<f32> {
 
 /// sigma(completed Q) for every root child, with q mapped to [0, 1].
 fn sigma_of_completed_q(tree: &Tree, c_visit: f32, c_scale: f32) -> Vec<f32> {
-    let max_visits = tree
-        .root()
-        .children()
-        .map(|c| tree.node(c).visits)
-        .max()
-        .unwrap_or(0) as f32;
+    let max_visits = tree.root().children().map(|c| tree.node(c).visits).max().unwrap_or(0) as f32;
     let scale = (c_visit + max_visits) * c_scale;
-    completed_q(tree)
-        .into_iter()
-        .map(|q| scale * (q + 1.0) * 0.5)
-        .collect()
+    completed_q(tree).into_iter().map(|q| scale * (q + 1.0) * 0.5).collect()
 }
 
 /// softmax(log prior + sigma(completed Q)) over every root child: a distribution on exactly the legal actions.

@@ -40,7 +40,11 @@ impl PuctParams {
 /// the grandparent's mover's view, so it is not used here).
 fn parent_q(tree: &Tree, parent: NodeId) -> f32 {
     let node = tree.node(parent);
-    let own = if node.raw_value.is_finite() { node.raw_value } else { 0.0 };
+    let own = if node.raw_value.is_finite() {
+        node.raw_value
+    } else {
+        0.0
+    };
     let mut visits = 0u32;
     let mut sum = 0.0f32;
     for c in node.children() {

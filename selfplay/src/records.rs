@@ -60,11 +60,7 @@ impl<G: Game> GameRecorder<G> {
     /// Records the search made at `game` (before its action is played).
     pub fn record_search(&mut self, game: &G, result: &SearchResult) {
         game.encode(&mut self.planes);
-        let legal_actions: Vec<u16> = result
-            .legal
-            .iter()
-            .map(|&a| policy_index(game, a) as u16)
-            .collect();
+        let legal_actions: Vec<u16> = result.legal.iter().map(|&a| policy_index(game, a) as u16).collect();
         let (policy_actions, policy_probs): (Vec<u16>, Vec<f32>) = legal_actions
             .iter()
             .zip(&result.policy)
@@ -123,12 +119,7 @@ impl<G: Game> GameRecorder<G> {
 
     /// Closes the game with `outcome` (a resignation included): fills each position's result and distance to
     /// the end and returns the records.
-    pub fn finish(
-        self,
-        outcome: Outcome,
-        plies: u32,
-        resigned_false_check: bool,
-    ) -> (GameRecord, Vec<PositionRecord>) {
+    pub fn finish(self, outcome: Outcome, plies: u32, resigned_false_check: bool) -> (GameRecord, Vec<PositionRecord>) {
         let total = self.actions_played;
         let mut positions = self.positions;
         for p in &mut positions {

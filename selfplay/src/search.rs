@@ -114,7 +114,12 @@ impl<G: Game> GameSearch<G> {
         match self.root_mode {
             RootSearch::Puct => {
                 if self.noise {
-                    add_dirichlet_noise(&mut self.tree, config.dirichlet_alpha_total, config.dirichlet_fraction, rng);
+                    add_dirichlet_noise(
+                        &mut self.tree,
+                        config.dirichlet_alpha_total,
+                        config.dirichlet_fraction,
+                        rng,
+                    );
                 }
             }
             RootSearch::Gumbel => {

@@ -28,7 +28,11 @@ impl Progress {
     /// Mean positions per evaluator call so far.
     pub fn mean_batch(&self) -> f64 {
         let batches = Self::get(&self.batches);
-        if batches == 0 { 0.0 } else { Self::get(&self.evaluations) as f64 / batches as f64 }
+        if batches == 0 {
+            0.0
+        } else {
+            Self::get(&self.evaluations) as f64 / batches as f64
+        }
     }
 }
 
@@ -58,10 +62,7 @@ impl SelfPlayStats {
             Some(Player::Second) => "second",
             None => "draw",
         };
-        *self
-            .results
-            .entry((who.to_string(), reason.to_string()))
-            .or_default() += 1;
+        *self.results.entry((who.to_string(), reason.to_string())).or_default() += 1;
     }
 
     pub fn merge(&mut self, other: &SelfPlayStats) {
@@ -86,13 +87,21 @@ impl SelfPlayStats {
     }
 
     pub fn mean_batch(&self) -> f64 {
-        if self.batches == 0 { 0.0 } else { self.evaluations as f64 / self.batches as f64 }
+        if self.batches == 0 {
+            0.0
+        } else {
+            self.evaluations as f64 / self.batches as f64
+        }
     }
 }
 
 impl fmt::Display for SelfPlayStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mean_len = if self.games == 0 { 0.0 } else { self.plies as f64 / self.games as f64 };
+        let mean_len = if self.games == 0 {
+            0.0
+        } else {
+            self.plies as f64 / self.games as f64
+        };
         write!(
             f,
             "{} games, {} positions ({} full searches), mean length {:.1} plies",

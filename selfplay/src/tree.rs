@@ -68,7 +68,11 @@ impl Node {
 
     /// Mean backed-up value from the parent's side to move's view (at the root: the root's own view).
     pub fn q(&self) -> f32 {
-        if self.visits == 0 { 0.0 } else { self.value_sum / self.visits as f32 }
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.value_sum / self.visits as f32
+        }
     }
 
     pub fn children(&self) -> std::ops::Range<NodeId> {

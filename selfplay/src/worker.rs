@@ -37,7 +37,10 @@ pub enum SelfPlayError {
 
 /// Mixes the run seed with a stream number (SplitMix64), so that games and workers get unrelated seeds.
 pub fn derive_seed(seed: u64, stream: u64) -> u64 {
-    let mut z = seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(0x632B_E59B_D9B4_E019);
+    let mut z = seed
+        ^ stream
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(0x632B_E59B_D9B4_E019);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -291,10 +294,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
 
     fn close(&mut self, slot: &mut Slot<G>, outcome: Outcome) -> FinishedGame {
         let plies = slot.search.game().ply();
-        let recorder = std::mem::replace(
-            &mut slot.recorder,
-            GameRecorder::new(String::new(), slot.search.game()),
-        );
+        let recorder = std::mem::replace(&mut slot.recorder, GameRecorder::new(String::new(), slot.search.game()));
         let checked = slot.resign.would_resign;
         let (record, positions) = recorder.finish(outcome, plies, checked.is_some());
         let mut stats = SelfPlayStats {
