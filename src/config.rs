@@ -5,6 +5,7 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use zero_model::NetworkConfig;
+use zero_selfplay::SelfPlayConfig;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -20,6 +21,9 @@ pub struct RunConfig {
     /// The network's architecture.
     #[serde(default)]
     pub network: NetworkConfig,
+    /// Self-play: search, workers and records.
+    #[serde(default)]
+    pub selfplay: SelfPlayConfig,
 }
 
 impl RunConfig {
@@ -32,6 +36,10 @@ impl RunConfig {
         })?;
         config
             .network
+            .validate()
+            .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        config
+            .selfplay
             .validate()
             .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         if !zero_games::registry::GAME_NAMES.contains(&config.game.as_str()) {

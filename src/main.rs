@@ -5,6 +5,7 @@ mod bench;
 mod config;
 mod rules_cmd;
 mod runtime;
+mod selfplay_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -30,7 +31,9 @@ enum Command {
     Moves(rules_cmd::PositionArgs),
     /// Draw a position as text.
     Show(rules_cmd::PositionArgs),
-    /// Measure speed: `zero bench perft`, `zero bench threads`.
+    /// Play games with the search and write them as training shards.
+    Selfplay(selfplay_cmd::SelfPlayArgs),
+    /// Measure speed: `zero bench perft`, `zero bench nn`, `zero bench selfplay`, ....
     Bench(bench::BenchArgs),
 }
 
@@ -51,6 +54,7 @@ fn main() {
         Command::Perft(args) => rules_cmd::perft(args),
         Command::Moves(args) => rules_cmd::moves(args),
         Command::Show(args) => rules_cmd::show(args),
+        Command::Selfplay(args) => selfplay_cmd::run(args),
         Command::Bench(args) => bench::run(args),
     };
     if let Err(err) = result {
