@@ -36,7 +36,9 @@ pub struct SelfPlayArgs {
     pub seed: Option<u64>,
 }
 
-/// The evaluator a worker uses: a network from a checkpoint, or random rollouts.
+/// The evaluator a worker uses: a network from a checkpoint, or random rollouts. One per worker thread, so the
+/// size difference between the variants does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum AnyEvaluator<G> {
     Network(NetworkEvaluator<G>),
     Rollout(RolloutEvaluator),
