@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use zero_model::NetworkConfig;
 use zero_train::TrainConfig;
+use zero_selfplay::SelfPlayConfig;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -24,6 +25,8 @@ pub struct RunConfig {
     /// The trainer: data window, batch, losses, optimizer, schedule.
     #[serde(default)]
     pub train: TrainConfig,
+    /// Self-play: search, workers and records.
+    pub selfplay: SelfPlayConfig,
 }
 
 impl RunConfig {
@@ -39,6 +42,10 @@ impl RunConfig {
             .validate()
             .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         config.train.validate().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        config
+            .selfplay
+            .validate()
+            .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         if !zero_games::registry::GAME_NAMES.contains(&config.game.as_str()) {
             bail!(
                 "{origin}: key `game`: unknown game {:?}; known games: {}",

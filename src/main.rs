@@ -7,6 +7,7 @@ mod report;
 mod rules_cmd;
 mod runtime;
 mod train_cmd;
+mod selfplay_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -39,7 +40,9 @@ enum Command {
         /// The run directory.
         run_dir: std::path::PathBuf,
     },
-    /// Measure speed: `zero bench perft`, `zero bench nn`, `zero bench threads`, `zero bench train`.
+    /// Play games with the search and write them as training shards.
+    Selfplay(selfplay_cmd::SelfPlayArgs),
+    /// Measure speed: `zero bench perft`, `zero bench nn`, `zero bench selfplay`, `zero bench train`, `zero bench threads`.
     Bench(bench::BenchArgs),
 }
 
@@ -61,6 +64,7 @@ fn main() {
         Command::Moves(args) => rules_cmd::moves(args),
         Command::Show(args) => rules_cmd::show(args),
         Command::Train(args) => train_cmd::run(args),
+        Command::Selfplay(args) => selfplay_cmd::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Report { run_dir } => report::write_report(&run_dir).map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len())),
     };

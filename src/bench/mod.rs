@@ -3,6 +3,7 @@
 
 mod nn;
 mod perft;
+mod selfplay;
 mod threads;
 mod train;
 
@@ -21,6 +22,9 @@ pub enum BenchCommand {
     Perft(perft::PerftBenchArgs),
     /// The network of a config: evaluations/s and GFLOP/s by batch size beside the matmul ceiling.
     Nn(nn::NnBenchArgs),
+    /// The self-play loop with a network: simulations/s, evaluations/s and mean batch beside the bare network's
+    /// speed at that batch (the search's efficiency), and tree memory per game in flight.
+    Selfplay(selfplay::SelfPlayBenchArgs),
     /// libtorch thread counts and OpenMP wait policies, with and without a busy core beside the network.
     Threads(threads::ThreadsBenchArgs),
     /// Training samples/s from shards on disk beside a bare in-memory loop of the same network.
@@ -33,5 +37,6 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchCommand::Nn(a) => nn::run(a),
         BenchCommand::Threads(a) => threads::run(a),
         BenchCommand::Train(a) => train::run(a),
+        BenchCommand::Selfplay(a) => selfplay::run(a),
     }
 }

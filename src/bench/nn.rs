@@ -42,7 +42,7 @@ struct Bench {
 }
 
 /// Positions from random games, a few from each ply, so that the batch looks like a search's.
-fn sample_positions<G: Game>(rules: &G::Rules, count: usize) -> Vec<(G, ActionList)> {
+pub(crate) fn sample_positions<G: Game>(rules: &G::Rules, count: usize) -> Vec<(G, ActionList)> {
     let mut rng = CheckRng::new(12345);
     let mut out = Vec::with_capacity(count);
     let mut legal = ActionList::new();
@@ -61,7 +61,7 @@ fn sample_positions<G: Game>(rules: &G::Rules, count: usize) -> Vec<(G, ActionLi
     out
 }
 
-fn timed(seconds: f64, mut work: impl FnMut()) -> f64 {
+pub(crate) fn timed(seconds: f64, mut work: impl FnMut()) -> f64 {
     work(); // warm-up
     let start = Instant::now();
     let mut runs = 0u64;

@@ -1,0 +1,412 @@
+//! Workers: each OS thread owns one evaluator and drives `games_in_flight` games at once, gathering up to
+//! `leaves_per_game` leaves of every game (kept apart by virtual loss) into one evaluator call. Finished games
+//! go through a channel to the calling thread, which hands them to the sink in game-index order.
+//!
+//! Determinism: worker `w` of `K` plays games `w, w + K, w + 2K, ...`; each game draws its randomness (full or
+//! cheap search, noise, Gumbel samples, temperature, resignation checks) from its own generator seeded by the
+//! run seed and its index, and the evaluator's (a rollout's) from a per-worker seed. The sink sees the games in
+//! index order, so a run is reproducible for a given seed and worker count.
+
+use crate::config::{RootSearch, SelfPlayConfig};
+use crate::puct::PuctParams;
+use crate::records::{GameRecorder, UnmatchedMove};
+use crate::search::{GameSearch, LeafStep};
+use crate::sink::{GameSink, SinkError};
+use crate::stats::{Progress, SelfPlayStats};
+use crate::tree::NodeId;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+use std::sync::mpsc;
+use zero_data::{GameRecord, PositionRecord};
+use zero_games::{Action, ActionList, EndReason, Game, Outcome, Player};
+use zero_model::{EvalRequest, Evaluator};
+
+/// A self-play run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SelfPlayError {
+    #[error("worker {worker}: could not create its evaluator: {reason}")]
+    Evaluator { worker: usize, reason: String },
+    #[error(transparent)]
+    Move(#[from] UnmatchedMove),
+    #[error(transparent)]
+    Sink(#[from] SinkError),
+    #[error("a worker thread panicked")]
+    Panicked,
+}
+
+/// Mixes the run seed with a stream number (SplitMix64), so that games and workers get unrelated seeds.
+pub fn derive_seed(seed: u64, stream: u64) -> u64 {
+    let mut z = seed
+        ^ stream
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(0x632B_E59B_D9B4_E019);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Seed of worker `w`'s evaluator.
+pub fn worker_seed(seed: u64, worker: usize) -> u64 {
+    derive_seed(seed, 1 << 40 | worker as u64)
+}
+
+/// One finished game, as a worker sends it.
+pub struct FinishedGame {
+    pub index: usize,
+    pub record: GameRecord,
+    pub positions: Vec<PositionRecord>,
+    pub stats: SelfPlayStats,
+}
+
+/// Resignation bookkeeping of one game.
+#[derive(Debug, Clone, Default)]
+struct ResignState {
+    low_streak: [u32; 2],
+    /// The side that would have resigned in a game played out to check.
+    would_resign: Option<Player>,
+}
+
+/// One game in flight.
+struct Slot<G: Game> {
+    index: usize,
+    search: GameSearch<G>,
+    recorder: GameRecorder<G>,
+    rng: ChaCha8Rng,
+    resign: ResignState,
+}
+
+/// A leaf waiting in the batch.
+struct Leaf<G> {
+    slot: usize,
+    path: Vec<NodeId>,
+    game: G,
+    legal: Vec<Action>,
+}
+
+/// Plays games on one thread with one evaluator.
+pub struct Worker<'a, G: Game, E> {
+    config: &'a SelfPlayConfig,
+    rules: G::Rules,
+    evaluator: E,
+    params: PuctParams,
+    progress: Option<&'a Progress>,
+    stats: SelfPlayStats,
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
+    pub fn new(config: &'a SelfPlayConfig, rules: G::Rules, evaluator: E, progress: Option<&'a Progress>) -> Self {
+        Worker {
+            config,
+            rules,
+            evaluator,
+            params: PuctParams::from_config(config),
+            progress,
+            stats: SelfPlayStats::default(),
+        }
+    }
+
+    /// Batch statistics (simulations, evaluations, batches, largest tree) of everything this worker ran.
+    pub fn stats(&self) -> &SelfPlayStats {
+        &self.stats
+    }
+
+    pub fn evaluator(&mut self) -> &mut E {
+        &mut self.evaluator
+    }
+
+    fn new_slot(&self, index: usize) -> Slot<G> {
+        let game = G::start(&self.rules);
+        let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(self.config.seed, index as u64));
+        let mut search = GameSearch::new(game.clone(), self.config.root);
+        self.begin_search(&mut search, &mut rng);
+        Slot {
+            index,
+            recorder: GameRecorder::new(format!("{}-{index}", self.config.seed), &game),
+            search,
+            rng,
+            resign: ResignState::default(),
+        }
+    }
+
+    fn begin_search(&self, search: &mut GameSearch<G>, rng: &mut ChaCha8Rng) {
+        let c = self.config;
+        let full = c.full_search_prob >= 1.0 || rng.random::<f32>() < c.full_search_prob;
+        let budget = if full { c.simulations } else { c.cheap_simulations };
+        let noise = full && c.root == RootSearch::Puct && c.dirichlet_fraction > 0.0;
+        search.begin(budget, full, noise);
+    }
+
+    /// Plays the games `indices` (in that order of starting), sending each finished game to `done`. Stops
+    /// early, without error, when `done` returns false; `stop` is polled between rounds.
+    pub fn play(
+        &mut self,
+        indices: impl IntoIterator<Item = usize>,
+        mut done: impl FnMut(FinishedGame) -> bool,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), SelfPlayError> {
+        let mut pending = indices.into_iter();
+        let mut slots: Vec<Option<Slot<G>>> = Vec::new();
+        for _ in 0..self.config.games_in_flight {
+            match pending.next() {
+                Some(i) => slots.push(Some(self.new_slot(i))),
+                None => break,
+            }
+        }
+        let mut leaves: Vec<Leaf<G>> = Vec::new();
+        let mut path = Vec::new();
+        let mut legal = ActionList::new();
+        while slots.iter().any(Option::is_some) && !stop() {
+            // Gather leaves from every game.
+            let mut count = 0;
+            let mut simulations = 0u64;
+            for (s, slot) in slots.iter_mut().enumerate() {
+                let Some(slot) = slot else { continue };
+                for _ in 0..self.config.leaves_per_game {
+                    if count == leaves.len() {
+                        leaves.push(Leaf {
+                            slot: s,
+                            path: Vec::new(),
+                            game: slot.search.game().clone(),
+                            legal: Vec::new(),
+                        });
+                    }
+                    let leaf = &mut leaves[count];
+                    let step = slot.search.select_leaf(
+                        self.config,
+                        &self.params,
+                        &mut slot.rng,
+                        &mut path,
+                        &mut leaf.game,
+                        &mut legal,
+                    );
+                    match step {
+                        LeafStep::Evaluate => {
+                            leaf.slot = s;
+                            leaf.path.clone_from(&path);
+                            leaf.legal.clear();
+                            leaf.legal.extend_from_slice(legal.as_slice());
+                            count += 1;
+                        }
+                        LeafStep::Terminal => simulations += 1,
+                        LeafStep::Collision | LeafStep::Idle => break,
+                    }
+                }
+            }
+            // One evaluator call for all of them.
+            if count > 0 {
+                let requests: Vec<EvalRequest<'_, G>> = leaves[..count]
+                    .iter()
+                    .map(|l| EvalRequest {
+                        game: &l.game,
+                        legal: &l.legal,
+                    })
+                    .collect();
+                let evaluations = self.evaluator.evaluate(&requests);
+                drop(requests);
+                for (leaf, eval) in leaves[..count].iter().zip(&evaluations) {
+                    let slot = slots[leaf.slot].as_mut().expect("a leaf's game is in flight");
+                    if leaf.path.len() > 1 {
+                        simulations += 1;
+                    }
+                    slot.search
+                        .expand_leaf(self.config, &mut slot.rng, &leaf.path, &leaf.legal, eval);
+                }
+                self.stats.evaluations += count as u64;
+                self.stats.batches += 1;
+                if let Some(p) = self.progress {
+                    Progress::add(&p.evaluations, count as u64);
+                    Progress::add(&p.batches, 1);
+                }
+            }
+            self.stats.simulations += simulations;
+            if let Some(p) = self.progress {
+                Progress::add(&p.simulations, simulations);
+            }
+            // Move on every game whose search is complete.
+            for slot_ref in slots.iter_mut() {
+                let Some(slot) = slot_ref.as_mut() else { continue };
+                if !slot.search.is_done() {
+                    continue;
+                }
+                self.stats.max_tree_bytes = self.stats.max_tree_bytes.max(slot.search.tree().arena_bytes() as u64);
+                if let Some(finished) = self.step_game(slot)? {
+                    if !done(finished) {
+                        return Ok(());
+                    }
+                    *slot_ref = pending.next().map(|i| self.new_slot(i));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays the searched action of a game, records it, and returns the game if it ended.
+    fn step_game(&mut self, slot: &mut Slot<G>) -> Result<Option<FinishedGame>, SelfPlayError> {
+        let config = self.config;
+        let game = slot.search.game();
+        let temperature = config.temperature_at(game.ply());
+        let result = slot.search.finish(temperature, &mut slot.rng);
+        slot.recorder.record_search(game, &result);
+        if let Some(p) = self.progress {
+            Progress::add(&p.positions, 1);
+        }
+        let mover = game.to_move();
+        if let Some(outcome) = self.resignation(slot, mover, result.root_value) {
+            return Ok(Some(self.close(slot, outcome)));
+        }
+        slot.search.advance(result.action, config.tree_reuse);
+        slot.recorder.played(result.action, slot.search.game())?;
+        if let Some(outcome) = slot.search.game().outcome() {
+            return Ok(Some(self.close(slot, outcome)));
+        }
+        self.begin_search_of(slot);
+        Ok(None)
+    }
+
+    fn begin_search_of(&self, slot: &mut Slot<G>) {
+        let Slot { search, rng, .. } = slot;
+        self.begin_search(search, rng);
+    }
+
+    /// Applies the resignation rule after a search at the start of a move; returns the resigned outcome.
+    fn resignation(&self, slot: &mut Slot<G>, mover: Player, root_value: f32) -> Option<Outcome> {
+        let config = self.config;
+        if !config.resignation_enabled() || !slot.recorder.at_move_start() || slot.resign.would_resign.is_some() {
+            return None;
+        }
+        let streak = &mut slot.resign.low_streak[mover.index()];
+        if root_value >= config.resign_threshold {
+            *streak = 0;
+            return None;
+        }
+        *streak += 1;
+        if *streak < config.resign_consecutive {
+            return None;
+        }
+        if slot.rng.random::<f32>() < config.resign_check_fraction {
+            slot.resign.would_resign = Some(mover);
+            None
+        } else {
+            Some(Outcome::win(mover.other(), EndReason::Resignation))
+        }
+    }
+
+    fn close(&mut self, slot: &mut Slot<G>, outcome: Outcome) -> FinishedGame {
+        let plies = slot.search.game().ply();
+        let recorder = std::mem::replace(&mut slot.recorder, GameRecorder::new(String::new(), slot.search.game()));
+        let checked = slot.resign.would_resign;
+        let (record, positions) = recorder.finish(outcome, plies, checked.is_some());
+        let mut stats = SelfPlayStats {
+            games: 1,
+            positions: positions.len() as u64,
+            full_positions: positions.iter().filter(|p| p.full_search).count() as u64,
+            plies: plies as u64,
+            ..SelfPlayStats::default()
+        };
+        stats.record_result(outcome.winner, outcome.reason.as_str());
+        if let Some(resigner) = checked {
+            stats.resign_checks = 1;
+            stats.false_resigns = (outcome.winner != Some(resigner.other())) as u64;
+        }
+        if let Some(p) = self.progress {
+            Progress::add(&p.games, 1);
+        }
+        FinishedGame {
+            index: slot.index,
+            record,
+            positions,
+            stats,
+        }
+    }
+}
+
+/// Runs `games` games on `config.workers` threads, each with the evaluator `make_evaluator(worker)` builds in
+/// its own thread (with one intra-op torch thread), and writes them to `sink` in game order. Returns the
+/// summary of the finished games plus the workers' search counters.
+pub fn run_selfplay<G, E, F>(
+    config: &SelfPlayConfig,
+    rules: &G::Rules,
+    games: usize,
+    make_evaluator: F,
+    sink: &mut dyn GameSink,
+    progress: &Progress,
+) -> Result<SelfPlayStats, SelfPlayError>
+where
+    G: Game,
+    E: Evaluator<G>,
+    F: Fn(usize) -> Result<E, String> + Sync,
+{
+    let workers = config.workers.max(1);
+    let (sender, receiver) = mpsc::channel::<Result<FinishedGame, SelfPlayError>>();
+    let mut summary = SelfPlayStats::default();
+    let search_totals = std::thread::scope(|scope| -> Result<Vec<SelfPlayStats>, SelfPlayError> {
+        let mut handles = Vec::new();
+        for w in 0..workers {
+            let sender = sender.clone();
+            let make_evaluator = &make_evaluator;
+            let rules = rules.clone();
+            handles.push(scope.spawn(move || -> SelfPlayStats {
+                tch::set_num_threads(1);
+                let evaluator = match make_evaluator(w) {
+                    Ok(e) => e,
+                    Err(reason) => {
+                        let _ = sender.send(Err(SelfPlayError::Evaluator { worker: w, reason }));
+                        return SelfPlayStats::default();
+                    }
+                };
+                let mut worker = Worker::<G, E>::new(config, rules, evaluator, Some(progress));
+                let result = worker.play(
+                    (w..games).step_by(workers),
+                    |game| sender.send(Ok(game)).is_ok(),
+                    &|| false,
+                );
+                if let Err(e) = result {
+                    let _ = sender.send(Err(e));
+                }
+                worker.stats().clone()
+            }));
+        }
+        drop(sender);
+        // Hand games to the sink in index order, whatever order the workers finish them in.
+        let mut waiting: BTreeMap<usize, FinishedGame> = BTreeMap::new();
+        let mut next = 0;
+        let mut failure = None;
+        for message in receiver {
+            match message {
+                Ok(game) => {
+                    waiting.insert(game.index, game);
+                    while let Some(game) = waiting.remove(&next) {
+                        summary.merge(&game.stats);
+                        if let Err(e) = sink.finished(game.record, game.positions) {
+                            failure.get_or_insert(SelfPlayError::Sink(e));
+                        }
+                        next += 1;
+                    }
+                }
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            }
+            if failure.is_some() {
+                break;
+            }
+        }
+        let mut totals = Vec::new();
+        for h in handles {
+            totals.push(h.join().map_err(|_| SelfPlayError::Panicked)?);
+        }
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(totals),
+        }
+    })?;
+    sink.close()?;
+    for t in &search_totals {
+        summary.simulations += t.simulations;
+        summary.evaluations += t.evaluations;
+        summary.batches += t.batches;
+        summary.max_tree_bytes = summary.max_tree_bytes.max(t.max_tree_bytes);
+    }
+    Ok(summary)
+}

@@ -1,0 +1,152 @@
+//! Whole games from the worker: records replay legally to their outcome, targets are distributions over the
+//! legal actions, and a run is reproducible from its seed.
+
+use zero_data::{GameRecord, PositionRecord};
+use zero_games::baghchal::BaghChal;
+use zero_games::bashni::Bashni;
+use zero_games::tours::Tours;
+use zero_games::{EndReason, Game, Player};
+use zero_model::UniformEvaluator;
+use zero_model::encode::policy_index;
+use zero_selfplay::{MemorySink, Progress, RolloutEvaluator, RootSearch, SelfPlayConfig, run_selfplay};
+
+fn small_config(root: RootSearch, workers: usize) -> SelfPlayConfig {
+    SelfPlayConfig {
+        root,
+        simulations: 12,
+        cheap_simulations: 4,
+        full_search_prob: 0.5,
+        gumbel_actions: 4,
+        games_in_flight: 3,
+        leaves_per_game: 2,
+        workers,
+        seed: 11,
+        resign_threshold: -0.5,
+        resign_consecutive: 2,
+        resign_check_fraction: 0.5,
+        ..SelfPlayConfig::default()
+    }
+}
+
+fn check_game<G: Game>(rules: &G::Rules, game: &GameRecord, positions: &[PositionRecord]) {
+    let mut state = if game.start_position == "start" {
+        G::start(rules)
+    } else {
+        G::from_position(rules, &game.start_position).unwrap()
+    };
+    let mut by_step = positions.iter().peekable();
+    let mut step = 0u32;
+    for text in &game.moves {
+        let mv = state
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("{}: {e}", game.game_id));
+        let mut actions = zero_games::ActionList::new();
+        state.move_actions(&mv, &mut actions);
+        for &a in actions.iter() {
+            let p = by_step.next().expect("one position per action");
+            assert_eq!(p.step, step);
+            assert_eq!(p.position, state.position());
+            let mut legal = zero_games::ActionList::new();
+            state.legal_actions(&mut legal);
+            let legal_idx: Vec<u16> = legal.iter().map(|&a| policy_index(&state, a) as u16).collect();
+            let mut sorted = p.legal_actions.clone();
+            sorted.sort_unstable();
+            let mut expected = legal_idx.clone();
+            expected.sort_unstable();
+            assert_eq!(sorted, expected);
+            assert!(p.policy_actions.iter().all(|a| legal_idx.contains(a)));
+            let sum: f32 = p.policy_probs.iter().sum();
+            assert!((sum - 1.0).abs() < 1e-4, "policy sums to {sum}");
+            let me = Player::from_index(p.side_to_move as usize);
+            assert_eq!(me, state.to_move());
+            let expected_result = match game.winner {
+                None => 0.0,
+                Some(w) if w as usize == me.index() => 1.0,
+                Some(_) => -1.0,
+            };
+            assert_eq!(p.result, expected_result);
+            state.apply_action(a);
+            step += 1;
+        }
+    }
+    assert_eq!(state.ply(), game.plies);
+    if game.reason == EndReason::Resignation.as_str() {
+        assert!(state.outcome().is_none());
+        // A resignation during a move leaves at most its own search unplayed.
+        assert!(by_step.count() <= 1);
+    } else {
+        let outcome = state.outcome().expect("the record ends in a finished game");
+        assert_eq!(outcome.reason.as_str(), game.reason);
+        assert_eq!(outcome.winner.map(|w| w.index() as u8), game.winner);
+        assert_eq!(by_step.count(), 0);
+    }
+}
+
+fn play<G: Game>(options: &[&str], root: RootSearch, workers: usize, games: usize) -> MemorySink {
+    let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
+    let rules = G::parse_rules(None, &options).unwrap();
+    let config = small_config(root, workers);
+    let mut sink = MemorySink::default();
+    let progress = Progress::default();
+    let stats = run_selfplay::<G, _, _>(
+        &config,
+        &rules,
+        games,
+        |w| Ok(RolloutEvaluator::new(w as u64, 100)),
+        &mut sink,
+        &progress,
+    )
+    .unwrap();
+    assert_eq!(stats.games as usize, games);
+    assert!(
+        stats.mean_batch() > 1.0,
+        "batches gather several leaves: {}",
+        stats.mean_batch()
+    );
+    for (game, positions) in &sink.games {
+        check_game::<G>(&rules, game, positions);
+    }
+    sink
+}
+
+#[test]
+fn bashni_games_replay_to_their_outcome() {
+    play::<Bashni>(&["max_plies=60"], RootSearch::Gumbel, 1, 4);
+    play::<Bashni>(&["max_plies=60"], RootSearch::Puct, 2, 3);
+}
+
+#[test]
+fn baghchal_games_replay_to_their_outcome() {
+    play::<BaghChal>(&["max-plies=60"], RootSearch::Puct, 1, 3);
+}
+
+#[test]
+fn tours_games_replay_to_their_outcome() {
+    play::<Tours>(&["max-plies=40", "compound=true"], RootSearch::Gumbel, 1, 3);
+}
+
+#[test]
+fn uniform_evaluator_games_are_recorded_too() {
+    let rules = Bashni::parse_rules(None, &["max_plies=30".to_string()]).unwrap();
+    let mut sink = MemorySink::default();
+    let config = small_config(RootSearch::Puct, 1);
+    run_selfplay::<Bashni, _, _>(
+        &config,
+        &rules,
+        2,
+        |_| Ok(UniformEvaluator),
+        &mut sink,
+        &Progress::default(),
+    )
+    .unwrap();
+    for (game, positions) in &sink.games {
+        check_game::<Bashni>(&rules, game, positions);
+    }
+}
+
+#[test]
+fn runs_are_reproducible_for_a_seed_and_worker_count() {
+    let a = play::<Bashni>(&["max_plies=40"], RootSearch::Gumbel, 2, 4);
+    let b = play::<Bashni>(&["max_plies=40"], RootSearch::Gumbel, 2, 4);
+    assert_eq!(a.games, b.games);
+}

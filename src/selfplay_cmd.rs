@@ -1,0 +1,182 @@
+//! `zero selfplay --config FILE --model CKPT|uniform --games N --out DIR`: plays games with the config's search
+//! and writes them as zero-data shards, with a progress bar and a summary line.
+
+use crate::config::RunConfig;
+use anyhow::{Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use zero_data::ShardHeader;
+use zero_games::Game;
+use zero_games::registry::{GameVisitor, dispatch};
+use zero_model::{Checkpoint, EvalRequest, Evaluation, Evaluator, NetworkEvaluator};
+use zero_selfplay::{Progress, RolloutEvaluator, SelfPlayConfig, ShardSink, run_selfplay, worker_seed};
+
+#[derive(Args, Debug)]
+pub struct SelfPlayArgs {
+    /// Run config: the game, its rules and the `[selfplay]` table.
+    #[arg(long)]
+    pub config: PathBuf,
+    /// A checkpoint, or `uniform` for uniform priors and random-playout values (generation 0).
+    #[arg(long)]
+    pub model: String,
+    /// Games to play.
+    #[arg(long)]
+    pub games: usize,
+    /// Directory the shards are written to.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Worker threads (default: the config's `selfplay.workers`).
+    #[arg(long)]
+    pub workers: Option<usize>,
+    /// Run seed (default: the config's `selfplay.seed`).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// The evaluator a worker uses: a network from a checkpoint, or random rollouts. One per worker thread, so the
+/// size difference between the variants does not matter.
+#[allow(clippy::large_enum_variant)]
+pub enum AnyEvaluator<G> {
+    Network(NetworkEvaluator<G>),
+    Rollout(RolloutEvaluator),
+}
+
+impl<G: Game> Evaluator<G> for AnyEvaluator<G> {
+    fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
+        match self {
+            AnyEvaluator::Network(e) => e.evaluate(batch),
+            AnyEvaluator::Rollout(e) => e.evaluate(batch),
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            AnyEvaluator::Network(e) => e.name(),
+            AnyEvaluator::Rollout(e) => Evaluator::<G>::name(e),
+        }
+    }
+}
+
+/// Builds worker `w`'s evaluator for `model` (`uniform` or a checkpoint path), on the CPU.
+pub fn make_evaluator<G: Game>(model: &str, config: &SelfPlayConfig, w: usize) -> Result<AnyEvaluator<G>, String> {
+    if model == "uniform" {
+        return Ok(AnyEvaluator::Rollout(RolloutEvaluator::new(
+            worker_seed(config.seed, w),
+            config.rollout_max_actions,
+        )));
+    }
+    NetworkEvaluator::<G>::from_checkpoint(Path::new(model), tch::Device::Cpu)
+        .map(|e| AnyEvaluator::Network(e.with_cache(config.eval_cache)))
+        .map_err(|e| e.to_string())
+}
+
+/// The shard header every shard of this run carries.
+pub fn shard_header<G: Game>(rules: &G::Rules, run: &str, model: &str) -> Result<ShardHeader> {
+    let (generation, model_id) = if model == "uniform" {
+        (0, "uniform".to_string())
+    } else {
+        let meta = Checkpoint::read_meta(Path::new(model)).with_context(|| format!("reading {model}"))?;
+        let id = Path::new(model)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        (meta.generation, id)
+    };
+    Ok(ShardHeader {
+        run: run.to_string(),
+        generation,
+        model_id,
+        game: G::NAME.to_string(),
+        rules: G::describe_rules(rules).join(","),
+        encoding_version: G::ENCODING_VERSION,
+        input_shape: [G::INPUT_PLANES as u32, G::BOARD_HEIGHT as u32, G::BOARD_WIDTH as u32],
+        action_space: G::ACTION_SPACE as u32,
+    })
+}
+
+struct Play {
+    args: SelfPlayArgs,
+    config: RunConfig,
+}
+
+impl GameVisitor for Play {
+    type Output = Result<()>;
+    fn visit<G: Game>(self) -> Result<()> {
+        let Play { args, config } = self;
+        let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+        let mut sp = config.selfplay.clone();
+        if let Some(w) = args.workers {
+            sp.workers = w.max(1);
+        }
+        if let Some(s) = args.seed {
+            sp.seed = s;
+        }
+        let run = args
+            .out
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "selfplay".to_string());
+        let header = shard_header::<G>(&rules, &run, &args.model)?;
+        let mut sink = ShardSink::new(
+            args.out.clone(),
+            format!("selfplay-s{}", sp.seed),
+            header,
+            sp.games_per_shard,
+        );
+        let progress = Progress::default();
+        let finished = AtomicBool::new(false);
+        let bar = ProgressBar::new(args.games as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} games, {msg}, ETA {eta}").expect("a valid template"),
+        );
+        let start = Instant::now();
+        let stats = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    let secs = start.elapsed().as_secs_f64().max(1e-9);
+                    bar.set_position(Progress::get(&progress.games));
+                    bar.set_message(format!(
+                        "{:.0} positions/s, {:.0} evals/s, mean batch {:.1}",
+                        Progress::get(&progress.positions) as f64 / secs,
+                        Progress::get(&progress.evaluations) as f64 / secs,
+                        progress.mean_batch()
+                    ));
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+            });
+            let model = args.model.clone();
+            let result = run_selfplay::<G, _, _>(
+                &sp,
+                &rules,
+                args.games,
+                |w| make_evaluator::<G>(&model, &sp, w),
+                &mut sink,
+                &progress,
+            );
+            finished.store(true, Ordering::Relaxed);
+            result
+        })?;
+        bar.finish_and_clear();
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{} shard(s) in {}; {:.1} s, {:.0} positions/s, {:.0} simulations/s, mean batch {:.1}",
+            sink.written.len(),
+            args.out.display(),
+            secs,
+            stats.positions as f64 / secs,
+            stats.simulations as f64 / secs,
+            stats.mean_batch()
+        );
+        println!("{stats}");
+        Ok(())
+    }
+}
+
+pub fn run(args: SelfPlayArgs) -> Result<()> {
+    let config = RunConfig::load(&args.config)?;
+    let game = config.game.clone();
+    dispatch(&game, Play { args, config })?
+}
