@@ -3,6 +3,7 @@
 
 mod bench;
 mod config;
+mod eval_cmd;
 mod rules_cmd;
 mod runtime;
 
@@ -30,6 +31,8 @@ enum Command {
     Moves(rules_cmd::PositionArgs),
     /// Draw a position as text.
     Show(rules_cmd::PositionArgs),
+    /// Rate players in a round robin: baselines, checkpoints (`zero eval --game G --player SPEC ...`).
+    Eval(eval_cmd::EvalArgs),
     /// Measure speed: `zero bench perft`, `zero bench threads`.
     Bench(bench::BenchArgs),
 }
@@ -51,6 +54,7 @@ fn main() {
         Command::Perft(args) => rules_cmd::perft(args),
         Command::Moves(args) => rules_cmd::moves(args),
         Command::Show(args) => rules_cmd::show(args),
+        Command::Eval(args) => eval_cmd::run(args),
         Command::Bench(args) => bench::run(args),
     };
     if let Err(err) = result {

@@ -2,10 +2,10 @@
 
 use zero_arena::records::{agrees, read_jsonl, replay, write_jsonl};
 use zero_arena::{Entrant, MatchOptions, OpeningBook, round_robin};
+use zero_games::Game;
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
 use zero_games::tours::Tours;
-use zero_games::Game;
 use zero_model::UniformEvaluator;
 
 fn pool<G: Game>() -> Vec<Entrant<G>> {
@@ -83,6 +83,8 @@ fn a_book_for_another_game_is_refused() {
 
 #[test]
 fn network_search_is_reported_unavailable() {
-    let err = Entrant::<Tours>::parse("ckpt:nowhere.safetensors,sims=64").err().unwrap();
+    let err = Entrant::<Tours>::parse("ckpt:nowhere.safetensors,sims=64")
+        .err()
+        .unwrap();
     assert!(err.to_string().contains("network search not available yet"), "{err}");
 }

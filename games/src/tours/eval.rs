@@ -18,8 +18,7 @@ pub(crate) fn heuristic(game: &Tours) -> f32 {
         while stacks != 0 {
             let square = stacks.trailing_zeros() as usize;
             stacks &= stacks - 1;
-            for dir in 0..8 {
-                let next = NEXT[square][dir];
+            for &next in &NEXT[square] {
                 if next != NONE && (enemy >> next & 1 == 0) {
                     options += 1;
                 }
