@@ -4,8 +4,10 @@
 //!
 //! An opening is a uniformly random number of plies in `min_plies..=max_plies` (2-6 by default), each a uniformly
 //! random legal move. It is kept only if it is **balanced**: the game is not over, and a depth-2 alpha-beta
-//! search with the game's heuristic scores it within [`BALANCE_LIMIT`] of even (so no side has already lost
-//! material it cannot get back at once). Duplicates (same position hash) are dropped. The book is generated
+//! search with the game's heuristic scores it, from the first player's view, within [`BALANCE_LIMIT`] of the
+//! same search from the start position (so no side has already lost material it cannot get back at once; the
+//! start is the reference rather than 0 because a heuristic need not call the start even: Bagh Chal's counts
+//! the tigers' free steps). Duplicates (same position hash) are dropped. The book is generated
 //! once from a seed and stored as JSON (the move sequences in notation, with the game and rules they belong to),
 //! so that a match can be replayed exactly.
 
@@ -18,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use zero_games::Game;
 
-/// Largest |heuristic score| (on the [-1, 1] scale) of a depth-2 search for an opening to count as balanced.
+/// Largest difference (on the heuristic's [-1, 1] scale) between an opening's depth-2 score and the start's.
 pub const BALANCE_LIMIT: f32 = 0.2;
 /// Random tries per opening wanted before giving up on finding more.
 const TRIES_PER_OPENING: usize = 50;
@@ -45,6 +47,17 @@ impl OpeningBook {
         let mut openings = Vec::new();
         let mut moves = Vec::new();
         let max_plies = max_plies.max(min_plies);
+        // Depth-2 scores from the first player's view.
+        let mut first_view = |game: &G| {
+            let (_, info) = judge.search(game);
+            let score = info.score as f32 / EVAL_SCALE;
+            if game.to_move() == zero_games::Player::First {
+                score
+            } else {
+                -score
+            }
+        };
+        let reference = first_view(&G::start(rules));
         for _ in 0..count.max(1) * TRIES_PER_OPENING {
             if openings.len() >= count {
                 break;
@@ -64,8 +77,7 @@ impl OpeningBook {
             if game.outcome().is_some() || !seen.insert(game.hash()) {
                 continue;
             }
-            let (_, info) = judge.search(&game);
-            if (info.score as f32).abs() <= BALANCE_LIMIT * EVAL_SCALE {
+            if (first_view(&game) - reference).abs() <= BALANCE_LIMIT {
                 openings.push(line);
             }
         }
