@@ -42,7 +42,7 @@ pub enum ArenaError {
     #[error(transparent)]
     Spec(#[from] SpecError),
     #[error(
-        "{spec}: network search not available yet (the selfplay search has not landed); use sims=0 for the raw policy"
+        "{spec}: network search not available yet (the selfplay search is not wired into the arena); use sims=0 for the raw policy"
     )]
     SearchUnavailable { spec: String },
     #[error("checkpoint {path}: {source}")]
