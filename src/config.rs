@@ -5,8 +5,8 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use zero_model::NetworkConfig;
-use zero_train::TrainConfig;
 use zero_selfplay::SelfPlayConfig;
+use zero_train::TrainConfig;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -101,7 +101,9 @@ fn apply_override(root: &mut toml::Table, text: &str) -> Result<()> {
     let (last, parents) = keys.split_last().expect("at least one key");
     let mut table = root;
     for (i, key) in parents.iter().enumerate() {
-        let entry = table.entry(key.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        let entry = table
+            .entry(key.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
         table = match entry {
             toml::Value::Table(t) => t,
             _ => bail!("`{}` is not a table", keys[..=i].join(".")),
@@ -179,7 +181,12 @@ mod tests {
             let o: Vec<String> = o.iter().map(|s| s.to_string()).collect();
             RunConfig::parse_with_overrides(text, "t.toml", &o)
         };
-        let c = set(&["network.blocks=5", "network.global_pool=true", "rules=[\"max_plies=100\"]"]).unwrap();
+        let c = set(&[
+            "network.blocks=5",
+            "network.global_pool=true",
+            "rules=[\"max_plies=100\"]",
+        ])
+        .unwrap();
         assert_eq!(c.network.blocks, 5);
         assert!(c.network.global_pool);
         assert_eq!(c.rules, vec!["max_plies=100".to_string()]);

@@ -3,11 +3,12 @@
 
 mod bench;
 mod config;
+mod eval_cmd;
 mod report;
 mod rules_cmd;
 mod runtime;
-mod train_cmd;
 mod selfplay_cmd;
+mod train_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -33,16 +34,18 @@ enum Command {
     Moves(rules_cmd::PositionArgs),
     /// Draw a position as text.
     Show(rules_cmd::PositionArgs),
+    /// Play games with the search and write them as training shards.
+    Selfplay(selfplay_cmd::SelfPlayArgs),
     /// Train the config's network on a directory of self-play shards.
     Train(train_cmd::TrainArgs),
+    /// Rate players in a round robin: baselines, checkpoints (`zero eval --game G --player SPEC ...`).
+    Eval(eval_cmd::EvalArgs),
     /// Draw a run's plots and HTML page into RUN_DIR/report/.
     Report {
         /// The run directory.
         run_dir: std::path::PathBuf,
     },
-    /// Play games with the search and write them as training shards.
-    Selfplay(selfplay_cmd::SelfPlayArgs),
-    /// Measure speed: `zero bench perft`, `zero bench nn`, `zero bench selfplay`, `zero bench train`, `zero bench threads`.
+    /// Measure speed: `zero bench perft|nn|selfplay|train|arena|threads`.
     Bench(bench::BenchArgs),
 }
 
@@ -65,8 +68,11 @@ fn main() {
         Command::Show(args) => rules_cmd::show(args),
         Command::Train(args) => train_cmd::run(args),
         Command::Selfplay(args) => selfplay_cmd::run(args),
+        Command::Eval(args) => eval_cmd::run(args),
         Command::Bench(args) => bench::run(args),
-        Command::Report { run_dir } => report::write_report(&run_dir).map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len())),
+        Command::Report { run_dir } => {
+            report::write_report(&run_dir).map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len()))
+        }
     };
     if let Err(err) = result {
         eprintln!("zero: error: {err:#}");

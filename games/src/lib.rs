@@ -152,6 +152,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The action that corresponds to `action` under symmetry `sym`.
     fn transform_action(action: Action, sym: usize) -> Action;
 
+    /// A quick static judgement of the position in [-1, 1] from the side to move's view (1 = surely winning), for
+    /// the arena's greedy and alpha-beta baselines. Game knowledge only, no search; the default knows nothing.
+    /// Each game writes its own in `src/<game>/eval.rs`.
+    fn heuristic(&self) -> f32 {
+        0.0
+    }
+
     /// Number of input planes of the network's encoding.
     const INPUT_PLANES: usize;
     /// Rows of each input plane (ranks of the board).

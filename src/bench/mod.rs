@@ -1,6 +1,7 @@
 //! `zero bench ...`: speed measurements. Speed is measured here and in `cargo bench`, never in timed tests; each
 //! command reports ratios measured within one run, because the machine is shared and noisy.
 
+mod arena;
 mod nn;
 mod perft;
 mod selfplay;
@@ -18,6 +19,8 @@ pub struct BenchArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
+    /// Games per second of baseline matches and alpha-beta nodes per second, per game.
+    Arena(arena::ArenaBenchArgs),
     /// Perft nodes per second for each game's benchmark positions, and instructions per leaf under callgrind.
     Perft(perft::PerftBenchArgs),
     /// The network of a config: evaluations/s and GFLOP/s by batch size beside the matmul ceiling.
@@ -33,6 +36,7 @@ pub enum BenchCommand {
 
 pub fn run(args: BenchArgs) -> Result<()> {
     match args.what {
+        BenchCommand::Arena(a) => arena::run(a),
         BenchCommand::Perft(a) => perft::run(a),
         BenchCommand::Nn(a) => nn::run(a),
         BenchCommand::Threads(a) => threads::run(a),

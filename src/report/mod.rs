@@ -82,7 +82,11 @@ pub fn write_report(run_dir: &Path) -> Result<Report> {
 
     let mut plots = Vec::new();
     for (name, draw) in [
-        ("losses.png", plots::losses as fn(&Path, &[GenerationSummary], &[serde_json::Map<String, serde_json::Value>]) -> Result<bool>),
+        (
+            "losses.png",
+            plots::losses
+                as fn(&Path, &[GenerationSummary], &[serde_json::Map<String, serde_json::Value>]) -> Result<bool>,
+        ),
         ("elo-generation.png", plots::elo_by_generation),
         ("elo-time.png", plots::elo_by_time),
         ("game-length.png", plots::game_length),
@@ -95,7 +99,8 @@ pub fn write_report(run_dir: &Path) -> Result<Report> {
     }
     let html = out.join("index.html");
     let page = page(run_dir, &generations, &plots, &config);
-    zero_games::files::write_atomically(&html, page.as_bytes()).with_context(|| format!("writing {}", html.display()))?;
+    zero_games::files::write_atomically(&html, page.as_bytes())
+        .with_context(|| format!("writing {}", html.display()))?;
     Ok(Report { html, plots })
 }
 
@@ -104,11 +109,16 @@ fn escape(text: &str) -> String {
 }
 
 fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], config: &str) -> String {
-    let title = run_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let title = run_dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut rows = String::new();
     for g in generations {
         let net = g.ratings.iter().find(|r| r.player == g.network);
-        let elo = net.map_or("-".to_string(), |r| format!("{:.0} [{:.0}, {:.0}]", r.elo, r.low, r.high));
+        let elo = net.map_or("-".to_string(), |r| {
+            format!("{:.0} [{:.0}, {:.0}]", r.elo, r.low, r.high)
+        });
         rows.push_str(&format!(
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.0}</td><td>{:.1}</td><td>{:.0}%</td><td>{}</td></tr>\n",
             g.generation,

@@ -62,7 +62,11 @@ fn chart(path: &Path, title: &str, x_label: &str, y_label: &str, series: &[Serie
     };
     register_font();
     // Written beside the target and renamed, like every zero file; the encoder wants a .png ending.
-    let tmp = path.with_extension(format!("{}{}.png", &zero_games::files::TEMP_MARKER[1..], std::process::id()));
+    let tmp = path.with_extension(format!(
+        "{}{}.png",
+        &zero_games::files::TEMP_MARKER[1..],
+        std::process::id()
+    ));
     {
         let root = BitMapBackend::new(&tmp, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
@@ -73,21 +77,34 @@ fn chart(path: &Path, title: &str, x_label: &str, y_label: &str, series: &[Serie
             .y_label_area_size(60)
             .build_cartesian_2d(x0..x1, y0..y1)
             .map_err(|e| anyhow!("{e}"))?;
-        c.configure_mesh().x_desc(x_label).y_desc(y_label).draw().map_err(|e| anyhow!("{e}"))?;
+        c.configure_mesh()
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .draw()
+            .map_err(|e| anyhow!("{e}"))?;
         for (i, s) in series.iter().enumerate() {
             let colour = COLOURS[i % COLOURS.len()];
-            c.draw_series(LineSeries::new(s.points.iter().map(|p| (p.0, p.1)), colour.stroke_width(2)))
-                .map_err(|e| anyhow!("{e}"))?
-                .label(s.name.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
+            c.draw_series(LineSeries::new(
+                s.points.iter().map(|p| (p.0, p.1)),
+                colour.stroke_width(2),
+            ))
+            .map_err(|e| anyhow!("{e}"))?
+            .label(s.name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
             c.draw_series(s.points.iter().map(|p| Circle::new((p.0, p.1), 3, colour.filled())))
                 .map_err(|e| anyhow!("{e}"))?;
             c.draw_series(
-                s.points.iter().filter_map(|p| p.2.map(|(lo, hi)| ErrorBar::new_vertical(p.0, lo, p.1, hi, colour, 8))),
+                s.points
+                    .iter()
+                    .filter_map(|p| p.2.map(|(lo, hi)| ErrorBar::new_vertical(p.0, lo, p.1, hi, colour, 8))),
             )
             .map_err(|e| anyhow!("{e}"))?;
         }
-        c.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(|e| anyhow!("{e}"))?;
+        c.configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| anyhow!("{e}"))?;
         root.present().map_err(|e| anyhow!("{e}"))?;
     }
     std::fs::rename(&tmp, path)?;
@@ -105,7 +122,13 @@ pub fn losses(path: &Path, _: &[GenerationSummary], steps: &StepRows) -> Result<
             }
         }
     }
-    let series: Vec<Series> = by_name.into_iter().map(|(name, points)| Series { name, points: smooth(points) }).collect();
+    let series: Vec<Series> = by_name
+        .into_iter()
+        .map(|(name, points)| Series {
+            name,
+            points: smooth(points),
+        })
+        .collect();
     chart(path, "Training losses", "step", "loss", &series)
 }
 
@@ -114,7 +137,13 @@ fn smooth(points: Vec<(f64, f64, Option<(f64, f64)>)>) -> Vec<(f64, f64, Option<
     let window = (points.len() / 100).max(1);
     points
         .chunks(window)
-        .map(|c| (c[c.len() - 1].0, c.iter().map(|p| p.1).sum::<f64>() / c.len() as f64, None))
+        .map(|c| {
+            (
+                c[c.len() - 1].0,
+                c.iter().map(|p| p.1).sum::<f64>() / c.len() as f64,
+                None,
+            )
+        })
         .collect()
 }
 
@@ -123,35 +152,86 @@ fn ratings(generations: &[GenerationSummary], x: impl Fn(&GenerationSummary) -> 
     for g in generations {
         for r in &g.ratings {
             // Each generation's network under one name, so the line shows the run's progress.
-            let name = if r.player == g.network { "network".to_string() } else { r.player.clone() };
-            by_player.entry(name).or_default().push((x(g), r.elo, Some((r.low, r.high))));
+            let name = if r.player == g.network {
+                "network".to_string()
+            } else {
+                r.player.clone()
+            };
+            by_player
+                .entry(name)
+                .or_default()
+                .push((x(g), r.elo, Some((r.low, r.high))));
         }
     }
-    by_player.into_iter().map(|(name, points)| Series { name, points }).collect()
+    by_player
+        .into_iter()
+        .map(|(name, points)| Series { name, points })
+        .collect()
 }
 
 pub fn elo_by_generation(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
-    chart(path, "Elo by generation (95% intervals)", "generation", "Elo", &ratings(generations, |g| g.generation as f64))
+    chart(
+        path,
+        "Elo by generation (95% intervals)",
+        "generation",
+        "Elo",
+        &ratings(generations, |g| g.generation as f64),
+    )
 }
 
 pub fn elo_by_time(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
-    chart(path, "Elo by wall-clock time", "minutes", "Elo", &ratings(generations, |g| g.elapsed_seconds / 60.0))
+    chart(
+        path,
+        "Elo by wall-clock time",
+        "minutes",
+        "Elo",
+        &ratings(generations, |g| g.elapsed_seconds / 60.0),
+    )
 }
 
 pub fn game_length(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
-    let points = generations.iter().map(|g| (g.generation as f64, g.mean_game_length, None)).collect();
-    chart(path, "Self-play game length", "generation", "plies", &[Series { name: "mean plies".into(), points }])
+    let points = generations
+        .iter()
+        .map(|g| (g.generation as f64, g.mean_game_length, None))
+        .collect();
+    chart(
+        path,
+        "Self-play game length",
+        "generation",
+        "plies",
+        &[Series {
+            name: "mean plies".into(),
+            points,
+        }],
+    )
 }
 
 pub fn rates(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
     let mut series = vec![
-        Series { name: "draws".into(), points: generations.iter().map(|g| (g.generation as f64, g.draw_rate, None)).collect() },
-        Series { name: "resigned".into(), points: generations.iter().map(|g| (g.generation as f64, g.resign_rate, None)).collect() },
+        Series {
+            name: "draws".into(),
+            points: generations
+                .iter()
+                .map(|g| (g.generation as f64, g.draw_rate, None))
+                .collect(),
+        },
+        Series {
+            name: "resigned".into(),
+            points: generations
+                .iter()
+                .map(|g| (g.generation as f64, g.resign_rate, None))
+                .collect(),
+        },
     ];
-    let false_resigns: Vec<_> =
-        generations.iter().filter_map(|g| g.false_resign_rate.map(|r| (g.generation as f64, r, None))).collect();
+    let false_resigns: Vec<_> = generations
+        .iter()
+        .filter_map(|g| g.false_resign_rate.map(|r| (g.generation as f64, r, None)))
+        .collect();
     if !false_resigns.is_empty() {
-        series.push(Series { name: "false resigns".into(), points: false_resigns });
+        series.push(Series {
+            name: "false resigns".into(),
+            points: false_resigns,
+        });
     }
     chart(path, "Draw and resign rates", "generation", "share of games", &series)
 }

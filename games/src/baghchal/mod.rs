@@ -48,6 +48,7 @@
 //! Symmetries: all 8 of the square (see `grid::map_vector` for the numbering).
 
 mod encode;
+mod eval;
 mod notation;
 mod symmetry;
 mod tables;
@@ -591,5 +592,9 @@ impl Game for BaghChal {
 
     fn encode(&self, planes: &mut [f32]) {
         encode::encode(self, planes)
+    }
+
+    fn heuristic(&self) -> f32 {
+        eval::heuristic(self)
     }
 }

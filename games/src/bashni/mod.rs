@@ -78,6 +78,7 @@
 
 mod board;
 mod encode;
+mod eval;
 mod geometry;
 mod movegen;
 mod notation;
@@ -239,5 +240,9 @@ impl Game for Bashni {
 
     fn encode(&self, planes: &mut [f32]) {
         self.encode_planes(planes);
+    }
+
+    fn heuristic(&self) -> f32 {
+        eval::heuristic(self)
     }
 }

@@ -44,6 +44,7 @@
 //! A compound turn is its FORM action then its COLLAPSE action. Symmetries: all 8 of the square.
 
 mod encode;
+mod eval;
 mod notation;
 mod symmetry;
 mod tables;
@@ -592,5 +593,9 @@ impl Game for Tours {
 
     fn encode(&self, planes: &mut [f32]) {
         self.encode_view(self.canonical_symmetry(), planes)
+    }
+
+    fn heuristic(&self) -> f32 {
+        eval::heuristic(self)
     }
 }

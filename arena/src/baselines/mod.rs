@@ -1,0 +1,11 @@
+//! The fixed reference players every checkpoint is measured against.
+
+pub mod alphabeta;
+pub mod greedy;
+pub mod random;
+pub mod uct;
+
+pub use alphabeta::{AlphaBeta, SearchInfo, SearchLimit};
+pub use greedy::GreedyPlayer;
+pub use random::RandomPlayer;
+pub use uct::UctPlayer;

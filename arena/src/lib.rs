@@ -1,0 +1,70 @@
+//! The arena: how strong is this checkpoint? Matches between players of any registered game, against fixed
+//! references and against each other, with ratings and a sequential test for gating a new generation.
+//!
+//! - [`Player`]: anything that picks a legal move. Baselines ([`baselines`]): `random`, `greedy` (one ply and
+//!   the game's [`Game::heuristic`]), `alphabeta` (iterative deepening, transposition table) and `mcts` (plain
+//!   UCT with random playouts); checkpoints ([`network_player`]) play their network's policy.
+//! - [`PlayerSpec`]: players written as strings (`alphabeta:depth=4`, `ckpt:PATH,sims=0,name=gen3`), and
+//!   [`Entrant`]: a spec made ready for one game.
+//! - [`openings`]: random balanced openings, stored in a file so that matches are reproducible; every opening is
+//!   played twice with colours swapped ([`matches`]), games run in parallel with rayon and each is recorded
+//!   ([`records`], JSONL).
+//! - [`elo`]: Bradley-Terry maximum-likelihood ratings with 95% intervals, anchored at `random` = 0;
+//!   [`sprt`]: the sequential probability ratio test that accepts or rejects a new generation.
+//!
+//! See `docs/arena.md`.
+//!
+//! [`Game::heuristic`]: zero_games::Game::heuristic
+
+pub mod baselines;
+pub mod elo;
+pub mod entrant;
+pub mod matches;
+pub mod network_player;
+pub mod openings;
+pub mod player;
+pub mod records;
+pub mod spec;
+pub mod sprt;
+
+pub use elo::{GameResult, Standing, Standings, rate};
+pub use entrant::Entrant;
+pub use matches::{MatchOptions, RoundRobin, head_to_head, play_game, round_robin};
+pub use openings::OpeningBook;
+pub use player::Player;
+pub use records::GameRecord;
+pub use spec::{PlayerKind, PlayerSpec, SpecError};
+pub use sprt::{Sprt, SprtDecision, SprtReport};
+
+/// Everything the arena can refuse.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error(
+        "{spec}: network search not available yet (the selfplay search is not wired into the arena); use sims=0 for the raw policy"
+    )]
+    SearchUnavailable { spec: String },
+    #[error("checkpoint {path}: {source}")]
+    Checkpoint {
+        path: String,
+        #[source]
+        source: zero_model::CheckpointError,
+    },
+    #[error("device: {0}")]
+    Device(String),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: {reason}")]
+    BadFile { path: String, reason: String },
+    #[error("openings: {0}")]
+    Openings(String),
+    #[error("ratings: {0}")]
+    Ratings(String),
+    #[error("{0}")]
+    Invalid(String),
+}

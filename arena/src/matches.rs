@@ -1,0 +1,226 @@
+//! Playing games: one game between two players from an opening, a head-to-head match of paired games, and a
+//! round robin between any number of entrants. Every opening is played twice with the colours swapped
+//! (consecutive games `2k` and `2k + 1`), the games run in parallel on rayon's pool, and each is recorded.
+
+use crate::entrant::Entrant;
+use crate::openings::OpeningBook;
+use crate::player::Player;
+use crate::records::{GameRecord, REASON_ARENA_CAP, REASON_ILLEGAL_MOVE};
+use crate::spec::PlayerKind;
+use crate::{ArenaError, GameResult, Standings, rate};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use zero_games::Game;
+
+/// How a match is played.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchOptions {
+    /// Games between each pair of entrants; rounded up to an even number so that colours pair.
+    pub games_per_pair: usize,
+    /// Fixes every random choice of every player (and which openings each pair starts from).
+    pub seed: u64,
+    /// A game the rules have not ended after this many plies is a draw (`arena-ply-cap`); only matters when
+    /// the rule set has no ply cap of its own.
+    pub max_plies: u32,
+}
+
+impl Default for MatchOptions {
+    fn default() -> Self {
+        MatchOptions {
+            games_per_pair: 20,
+            seed: 0,
+            max_plies: 2000,
+        }
+    }
+}
+
+/// Plays one game from opening `opening_index` of `book`: the opening's moves first, then the players in turn.
+/// A player that returns an illegal move loses at once (`illegal-move`).
+pub fn play_game<G: Game>(
+    rules: &G::Rules,
+    book: &OpeningBook,
+    opening_index: usize,
+    first: &mut dyn Player<G>,
+    second: &mut dyn Player<G>,
+    max_plies: u32,
+) -> Result<GameRecord, ArenaError> {
+    let mut game: G = book.position(rules, opening_index)?;
+    let mut record = GameRecord {
+        game: G::NAME.to_string(),
+        rules: G::describe_rules(rules),
+        first: first.name().to_string(),
+        second: second.name().to_string(),
+        opening_index,
+        opening: book.openings[opening_index].clone(),
+        moves: Vec::new(),
+        winner: None,
+        result: String::new(),
+        reason: String::new(),
+    };
+    let mut legal = Vec::new();
+    loop {
+        if let Some(outcome) = game.outcome() {
+            record.set_result(outcome.winner, outcome.reason.as_str());
+            return Ok(record);
+        }
+        if record.moves.len() as u32 >= max_plies {
+            record.set_result(None, REASON_ARENA_CAP);
+            return Ok(record);
+        }
+        let side = game.to_move();
+        let player: &mut dyn Player<G> = if side == zero_games::Player::First {
+            &mut *first
+        } else {
+            &mut *second
+        };
+        let mv = player.choose_move(&game);
+        game.legal_moves(&mut legal);
+        if !legal.contains(&mv) {
+            record.set_result(Some(side.other()), REASON_ILLEGAL_MOVE);
+            return Ok(record);
+        }
+        record.moves.push(game.format_move(&mv));
+        game.play(&mv);
+    }
+}
+
+/// One game to play: entrant indices for each side and the opening.
+#[derive(Debug, Clone, Copy)]
+struct Job {
+    first: usize,
+    second: usize,
+    opening: usize,
+}
+
+/// The games of `a` against `b`: `games` rounded up to even, each opening twice with the colours swapped.
+/// Openings are taken in book order from `first_opening`, cycling.
+fn paired_jobs(a: usize, b: usize, games: usize, first_opening: usize, book_len: usize) -> Vec<Job> {
+    (0..games.div_ceil(2))
+        .flat_map(|k| {
+            let opening = (first_opening + k) % book_len;
+            [
+                Job {
+                    first: a,
+                    second: b,
+                    opening,
+                },
+                Job {
+                    first: b,
+                    second: a,
+                    opening,
+                },
+            ]
+        })
+        .collect()
+}
+
+fn play_jobs<G: Game>(
+    rules: &G::Rules,
+    entrants: &[Entrant<G>],
+    book: &OpeningBook,
+    jobs: &[Job],
+    options: &MatchOptions,
+) -> Result<Vec<GameRecord>, ArenaError> {
+    book.validate::<G>(rules)?;
+    jobs.par_iter()
+        .enumerate()
+        .map(|(n, job)| {
+            // Two streams per game, one per side, so each player's choices depend on the seed and the game only.
+            let mut first = entrants[job.first].player(options.seed, 2 * n as u64);
+            let mut second = entrants[job.second].player(options.seed, 2 * n as u64 + 1);
+            play_game(
+                rules,
+                book,
+                job.opening,
+                first.as_mut(),
+                second.as_mut(),
+                options.max_plies,
+            )
+        })
+        .collect()
+}
+
+/// The games of a head-to-head match between `a` and `b` (in pairs: games `2k` and `2k + 1` share an opening,
+/// `a` first in the even one), as the gating of a new generation plays them.
+pub fn head_to_head<G: Game>(
+    rules: &G::Rules,
+    a: &Entrant<G>,
+    b: &Entrant<G>,
+    book: &OpeningBook,
+    options: &MatchOptions,
+) -> Result<Vec<GameRecord>, ArenaError> {
+    let pool = [a, b];
+    let jobs = paired_jobs(0, 1, options.games_per_pair, 0, book.openings.len());
+    book.validate::<G>(rules)?;
+    jobs.par_iter()
+        .enumerate()
+        .map(|(n, job)| {
+            let mut first = pool[job.first].player(options.seed, 2 * n as u64);
+            let mut second = pool[job.second].player(options.seed, 2 * n as u64 + 1);
+            play_game(
+                rules,
+                book,
+                job.opening,
+                first.as_mut(),
+                second.as_mut(),
+                options.max_plies,
+            )
+        })
+        .collect()
+}
+
+/// A finished round robin: the table and every game.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RoundRobin {
+    pub standings: Standings,
+    pub records: Vec<GameRecord>,
+}
+
+/// Plays every pair of entrants `options.games_per_pair` games (paired colours) and rates them all. The
+/// anchor (rating 0) is the first `random` entrant, else the first entrant. Pairs start at different places
+/// in the book, so that a short book still gives each pair varied openings.
+pub fn round_robin<G: Game>(
+    rules: &G::Rules,
+    entrants: &[Entrant<G>],
+    book: &OpeningBook,
+    options: &MatchOptions,
+) -> Result<RoundRobin, ArenaError> {
+    if entrants.len() < 2 {
+        return Err(ArenaError::Invalid(
+            "a round robin needs at least two players".to_string(),
+        ));
+    }
+    let names: Vec<String> = entrants.iter().map(|e| e.name().to_string()).collect();
+    for (i, name) in names.iter().enumerate() {
+        if names[..i].contains(name) {
+            return Err(ArenaError::Invalid(format!(
+                "two players are named {name:?}; label one with name=LABEL"
+            )));
+        }
+    }
+    let mut jobs = Vec::new();
+    let mut pair = 0;
+    for a in 0..entrants.len() {
+        for b in a + 1..entrants.len() {
+            let start = pair * options.games_per_pair.div_ceil(2);
+            jobs.extend(paired_jobs(a, b, options.games_per_pair, start, book.openings.len()));
+            pair += 1;
+        }
+    }
+    let records = play_jobs(rules, entrants, book, &jobs, options)?;
+    let results: Vec<GameResult> = jobs
+        .iter()
+        .zip(&records)
+        .map(|(job, record)| GameResult {
+            first: job.first,
+            second: job.second,
+            first_score: record.first_score(),
+        })
+        .collect();
+    let anchor = entrants
+        .iter()
+        .position(|e| e.spec.kind == PlayerKind::Random)
+        .unwrap_or(0);
+    let standings = rate(&names, &results, anchor)?;
+    Ok(RoundRobin { standings, records })
+}

@@ -1,0 +1,165 @@
+//! Openings: short random move sequences from the start, so that two deterministic players do not play the same
+//! game over and over, and so that colour and opening luck cancel out (each opening is played twice, colours
+//! swapped).
+//!
+//! An opening is a uniformly random number of plies in `min_plies..=max_plies` (2-6 by default), each a uniformly
+//! random legal move. It is kept only if it is **balanced**: the game is not over, and a depth-2 alpha-beta
+//! search with the game's heuristic scores it, from the first player's view, within [`BALANCE_LIMIT`] of the
+//! same search from the start position (so no side has already lost material it cannot get back at once; the
+//! start is the reference rather than 0 because a heuristic need not call the start even: Bagh Chal's counts
+//! the tigers' free steps). Duplicates (same position hash) are dropped. The book is generated
+//! once from a seed and stored as JSON (the move sequences in notation, with the game and rules they belong to),
+//! so that a match can be replayed exactly.
+
+use crate::ArenaError;
+use crate::baselines::{AlphaBeta, SearchLimit, alphabeta::EVAL_SCALE};
+use crate::player::player_rng;
+use rand::RngExt;
+use rustc_hash::FxHashSet;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use zero_games::Game;
+
+/// Largest difference (on the heuristic's [-1, 1] scale) between an opening's depth-2 score and the start's.
+pub const BALANCE_LIMIT: f32 = 0.2;
+/// Random tries per opening wanted before giving up on finding more.
+const TRIES_PER_OPENING: usize = 50;
+
+/// A stored list of openings for one game and rule set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpeningBook {
+    pub game: String,
+    pub rules: Vec<String>,
+    pub seed: u64,
+    pub min_plies: u32,
+    pub max_plies: u32,
+    /// Each opening: moves in notation from the start position.
+    pub openings: Vec<Vec<String>>,
+}
+
+impl OpeningBook {
+    /// Generates `count` balanced openings of `min_plies..=max_plies` random moves (fewer if the game has
+    /// fewer distinct balanced ones; at least the empty opening).
+    pub fn generate<G: Game>(rules: &G::Rules, count: usize, seed: u64, min_plies: u32, max_plies: u32) -> OpeningBook {
+        let mut rng = player_rng(seed, u64::MAX);
+        let mut judge = AlphaBeta::<G>::new("opening-judge", SearchLimit::depth(2), player_rng(seed, u64::MAX - 1));
+        let mut seen = FxHashSet::default();
+        let mut openings = Vec::new();
+        let mut moves = Vec::new();
+        let max_plies = max_plies.max(min_plies);
+        // Depth-2 scores from the first player's view.
+        let mut first_view = |game: &G| {
+            let (_, info) = judge.search(game);
+            let score = info.score as f32 / EVAL_SCALE;
+            if game.to_move() == zero_games::Player::First {
+                score
+            } else {
+                -score
+            }
+        };
+        let reference = first_view(&G::start(rules));
+        for _ in 0..count.max(1) * TRIES_PER_OPENING {
+            if openings.len() >= count {
+                break;
+            }
+            let plies = rng.random_range(min_plies..=max_plies);
+            let mut game = G::start(rules);
+            let mut line = Vec::new();
+            for _ in 0..plies {
+                game.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = &moves[rng.random_range(0..moves.len())];
+                line.push(game.format_move(mv));
+                game.play(mv);
+            }
+            if game.outcome().is_some() || !seen.insert(game.hash()) {
+                continue;
+            }
+            if (first_view(&game) - reference).abs() <= BALANCE_LIMIT {
+                openings.push(line);
+            }
+        }
+        if openings.is_empty() {
+            openings.push(Vec::new());
+        }
+        OpeningBook {
+            game: G::NAME.to_string(),
+            rules: G::describe_rules(rules),
+            seed,
+            min_plies,
+            max_plies,
+            openings,
+        }
+    }
+
+    /// The empty book: every game from the start position.
+    pub fn start_only<G: Game>(rules: &G::Rules) -> OpeningBook {
+        OpeningBook {
+            game: G::NAME.to_string(),
+            rules: G::describe_rules(rules),
+            seed: 0,
+            min_plies: 0,
+            max_plies: 0,
+            openings: vec![Vec::new()],
+        }
+    }
+
+    /// Checks that the book belongs to `G` under `rules` and that every opening replays legally.
+    pub fn validate<G: Game>(&self, rules: &G::Rules) -> Result<(), ArenaError> {
+        if self.game != G::NAME {
+            return Err(ArenaError::Openings(format!("book for {}, not {}", self.game, G::NAME)));
+        }
+        if self.rules != G::describe_rules(rules) {
+            return Err(ArenaError::Openings(format!(
+                "book made under rules [{}], not [{}]",
+                self.rules.join(" "),
+                G::describe_rules(rules).join(" ")
+            )));
+        }
+        if self.openings.is_empty() {
+            return Err(ArenaError::Openings("the book holds no opening".to_string()));
+        }
+        for (i, line) in self.openings.iter().enumerate() {
+            self.position::<G>(rules, i)
+                .map_err(|e| ArenaError::Openings(format!("opening {i} ({}): {e}", line.join(" "))))?;
+        }
+        Ok(())
+    }
+
+    /// The position after opening `index`.
+    pub fn position<G: Game>(&self, rules: &G::Rules, index: usize) -> Result<G, ArenaError> {
+        let mut game = G::start(rules);
+        for text in &self.openings[index] {
+            if game.outcome().is_some() {
+                return Err(ArenaError::Openings(format!("move {text} after the end of the game")));
+            }
+            let mv = game.parse_move(text).map_err(|e| ArenaError::Openings(e.to_string()))?;
+            game.play(&mv);
+        }
+        if game.outcome().is_some() {
+            return Err(ArenaError::Openings("the opening ends the game".to_string()));
+        }
+        Ok(game)
+    }
+
+    pub fn load(path: &Path) -> Result<OpeningBook, ArenaError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ArenaError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        serde_json::from_str(&text).map_err(|e| ArenaError::BadFile {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        })
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), ArenaError> {
+        let text = serde_json::to_string_pretty(self).expect("a book serialises");
+        std::fs::write(path, text + "\n").map_err(|source| ArenaError::Io {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+}

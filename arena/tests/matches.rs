@@ -1,0 +1,90 @@
+//! Every player finishes games with a legal result on every game, and every record replays to its outcome.
+
+use zero_arena::records::{agrees, read_jsonl, replay, write_jsonl};
+use zero_arena::{Entrant, MatchOptions, OpeningBook, round_robin};
+use zero_games::Game;
+use zero_games::baghchal::BaghChal;
+use zero_games::bashni::Bashni;
+use zero_games::tours::Tours;
+use zero_model::UniformEvaluator;
+
+fn pool<G: Game>() -> Vec<Entrant<G>> {
+    let mut entrants: Vec<Entrant<G>> = ["random", "greedy", "alphabeta:depth=1", "mcts:sims=8"]
+        .iter()
+        .map(|s| Entrant::parse(s).unwrap())
+        .collect();
+    // The raw-policy player, with uniform priors instead of a network (a Bashni capture is chosen jump by jump).
+    entrants.push(Entrant::with_evaluator("policy", Box::new(UniformEvaluator)));
+    entrants
+}
+
+fn every_pair_plays_legal_games<G: Game>() {
+    let rules = G::parse_rules(None, &["max_plies=120".to_string()]).unwrap();
+    let book = OpeningBook::generate::<G>(&rules, 6, 3, 2, 6);
+    assert!(!book.openings.is_empty());
+    book.validate::<G>(&rules).unwrap();
+    let entrants = pool::<G>();
+    let options = MatchOptions {
+        games_per_pair: 2,
+        seed: 9,
+        max_plies: 2000,
+    };
+    let result = round_robin(&rules, &entrants, &book, &options).unwrap();
+    assert_eq!(result.records.len(), 2 * 10);
+    for record in &result.records {
+        assert_ne!(record.reason, "illegal-move", "{record:?}");
+        let (_, outcome) = replay::<G>(record).unwrap();
+        assert!(outcome.is_some(), "{record:?}");
+        assert!(agrees(record, outcome), "{record:?} replays to {outcome:?}");
+    }
+    // Paired colours: games 2k and 2k+1 share an opening and swap sides.
+    for pair in result.records.chunks(2) {
+        assert_eq!(pair[0].opening, pair[1].opening);
+        assert_eq!((&pair[0].first, &pair[0].second), (&pair[1].second, &pair[1].first));
+    }
+    let total: u32 = result.standings.rows.iter().map(|r| r.games).sum();
+    assert_eq!(total, 2 * result.records.len() as u32);
+    assert_eq!(result.standings.get("random").unwrap().elo, 0.0);
+
+    // The same seed plays the same games; records survive a JSONL round trip.
+    let again = round_robin(&rules, &entrants, &book, &options).unwrap();
+    assert_eq!(again.records, result.records);
+    let dir = std::env::temp_dir().join(format!("arena-test-{}-{}", G::NAME, std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    write_jsonl(&dir.join("games.jsonl"), &result.records).unwrap();
+    assert_eq!(read_jsonl(&dir.join("games.jsonl")).unwrap(), result.records);
+    book.save(&dir.join("book.json")).unwrap();
+    assert_eq!(OpeningBook::load(&dir.join("book.json")).unwrap(), book);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bashni_games_are_legal_and_replay() {
+    every_pair_plays_legal_games::<Bashni>();
+}
+
+#[test]
+fn bagh_chal_games_are_legal_and_replay() {
+    every_pair_plays_legal_games::<BaghChal>();
+}
+
+#[test]
+fn tours_games_are_legal_and_replay() {
+    every_pair_plays_legal_games::<Tours>();
+}
+
+#[test]
+fn a_book_for_another_game_is_refused() {
+    let rules = Tours::parse_rules(None, &[]).unwrap();
+    let book = OpeningBook::generate::<Tours>(&rules, 2, 1, 2, 4);
+    let bashni_rules = Bashni::parse_rules(None, &[]).unwrap();
+    assert!(book.validate::<Bashni>(&bashni_rules).is_err());
+}
+
+#[test]
+fn network_search_is_reported_unavailable() {
+    let err = Entrant::<Tours>::parse("ckpt:nowhere.safetensors,sims=64")
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("network search not available yet"), "{err}");
+}

@@ -1,0 +1,53 @@
+//! Player specs: what parses, and errors that name the wrong part.
+
+use zero_arena::baselines::SearchLimit;
+use zero_arena::{PlayerKind, PlayerSpec, SpecError};
+
+#[test]
+fn every_kind_parses() {
+    assert_eq!(PlayerSpec::parse("random").unwrap().kind, PlayerKind::Random);
+    assert_eq!(PlayerSpec::parse(" greedy ").unwrap().kind, PlayerKind::Greedy);
+    let ab = PlayerSpec::parse("alphabeta:depth=4").unwrap();
+    assert_eq!(ab.kind, PlayerKind::AlphaBeta(SearchLimit::depth(4)));
+    assert_eq!(ab.name(), "alphabeta:depth=4");
+    let ab = PlayerSpec::parse("alphabeta:nodes=100000,ms=200,name=ab").unwrap();
+    assert_eq!(ab.name(), "ab");
+    assert_eq!(ab.canonical(), "alphabeta:nodes=100000,ms=200");
+    assert_eq!(
+        PlayerSpec::parse("mcts:sims=200").unwrap().kind,
+        PlayerKind::Mcts { simulations: 200 }
+    );
+    let ckpt = PlayerSpec::parse("ckpt:runs/a/gen3.safetensors,sims=0,name=gen3").unwrap();
+    match &ckpt.kind {
+        PlayerKind::Checkpoint { path, simulations, .. } => {
+            assert_eq!(path.to_str(), Some("runs/a/gen3.safetensors"));
+            assert_eq!(*simulations, 0);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(ckpt.name(), "gen3");
+    assert_eq!(
+        PlayerSpec::parse("ckpt:x.safetensors").unwrap().canonical(),
+        "ckpt:x.safetensors,sims=64"
+    );
+}
+
+#[test]
+fn malformed_specs_name_the_wrong_part() {
+    let err = |s: &str| PlayerSpec::parse(s).unwrap_err();
+    assert!(matches!(err("minimax:depth=3"), SpecError::UnknownKind { kind, .. } if kind == "minimax"));
+    assert!(matches!(err("alphabeta:deep=3"), SpecError::UnknownKey { key, .. } if key == "deep"));
+    assert!(
+        matches!(err("mcts:sims=lots"), SpecError::BadNumber { key, value, .. } if key == "sims" && value == "lots")
+    );
+    assert!(matches!(err("alphabeta:depth=-1"), SpecError::BadNumber { value, .. } if value == "-1"));
+    assert!(matches!(err("alphabeta:depth=0"), SpecError::BadNumber { .. }));
+    assert!(matches!(err("ckpt:sims=64"), SpecError::MissingPath { .. }));
+    assert!(matches!(err("greedy:depth=2"), SpecError::UnknownKey { key, .. } if key == "depth"));
+    assert!(matches!(err("alphabeta:4"), SpecError::Malformed { part, .. } if part == "4"));
+    assert!(matches!(err(""), SpecError::Empty));
+    let text = err("alphabeta:nodes=1e5").to_string();
+    assert!(text.contains("1e5") && text.contains("nodes"), "{text}");
+    let text = err("ckpt:a.safetensors,sim=3").to_string();
+    assert!(text.contains("\"sim\""), "{text}");
+}

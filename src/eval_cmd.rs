@@ -1,0 +1,107 @@
+//! `zero eval`: a round robin between players of one game, rated by Bradley-Terry, as a table and as JSON.
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use std::path::PathBuf;
+use zero_arena::{Entrant, MatchOptions, OpeningBook, PlayerSpec, RoundRobin, round_robin};
+use zero_games::Game;
+use zero_games::registry::{GameVisitor, dispatch};
+
+#[derive(Args, Debug, Clone)]
+pub struct EvalArgs {
+    /// The game: bashni, baghchal or tours.
+    #[arg(long)]
+    pub game: String,
+    /// A player spec (repeat for each player): random, greedy, alphabeta:depth=4, alphabeta:nodes=100000,
+    /// alphabeta:ms=200, mcts:sims=200, ckpt:PATH,sims=0; any with ,name=LABEL.
+    #[arg(long = "player", value_name = "SPEC", required = true)]
+    pub players: Vec<String>,
+    /// Games per pair of players (rounded up to even: each opening is played with both colours).
+    #[arg(long, default_value_t = 20)]
+    pub games: usize,
+    /// An opening book (JSON, as written by --save-openings); default: generated from --seed.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Write the generated opening book here.
+    #[arg(long)]
+    pub save_openings: Option<PathBuf>,
+    /// Openings to generate when no book is given.
+    #[arg(long, default_value_t = 64)]
+    pub opening_count: usize,
+    /// Write the standings as JSON here.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Write every game as JSONL here.
+    #[arg(long)]
+    pub games_out: Option<PathBuf>,
+    /// Seed of the openings and of every player's random choices.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// A named variant or preset of the rules.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// A rule option as key=value (repeatable), applied after the variant.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+}
+
+pub fn run(args: EvalArgs) -> Result<()> {
+    struct Eval(EvalArgs);
+    impl GameVisitor for Eval {
+        type Output = Result<()>;
+        fn visit<G: Game>(self) -> Result<()> {
+            eval::<G>(self.0)
+        }
+    }
+    let game = args.game.clone();
+    dispatch(&game, Eval(args))?
+}
+
+fn eval<G: Game>(args: EvalArgs) -> Result<()> {
+    let rules = G::parse_rules(args.variant.as_deref(), &args.set).with_context(|| format!("rules of {}", G::NAME))?;
+    let mut entrants = Vec::new();
+    for text in &args.players {
+        let spec = PlayerSpec::parse(text)?;
+        entrants.push(Entrant::<G>::prepare(spec).with_context(|| format!("player {text:?}"))?);
+    }
+    if entrants.len() < 2 {
+        bail!("a round robin needs at least two --player");
+    }
+    let book = match &args.openings {
+        Some(path) => OpeningBook::load(path)?,
+        None => OpeningBook::generate::<G>(&rules, args.opening_count, args.seed, 2, 6),
+    };
+    if let Some(path) = &args.save_openings {
+        book.save(path)?;
+    }
+    let options = MatchOptions {
+        games_per_pair: args.games,
+        seed: args.seed,
+        ..MatchOptions::default()
+    };
+    let started = std::time::Instant::now();
+    let RoundRobin { standings, records } = round_robin(&rules, &entrants, &book, &options)?;
+    print!("{}", standings.table());
+    println!(
+        "{} games in {:.1} s, {} openings",
+        records.len(),
+        started.elapsed().as_secs_f64(),
+        book.openings.len()
+    );
+    if let Some(path) = &args.out {
+        let json = serde_json::json!({
+            "game": G::NAME,
+            "rules": G::describe_rules(&rules),
+            "players": args.players,
+            "games_per_pair": options.games_per_pair,
+            "seed": args.seed,
+            "standings": standings,
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.games_out {
+        zero_arena::records::write_jsonl(path, &records)?;
+    }
+    Ok(())
+}
