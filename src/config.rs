@@ -8,6 +8,58 @@ use zero_model::NetworkConfig;
 use zero_selfplay::SelfPlayConfig;
 use zero_train::TrainConfig;
 
+/// The `[run]` table: how `zero run` alternates self-play, training and evaluation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LoopConfig {
+    /// Generations to run; raise it and run again on the same directory to go on.
+    pub generations: u32,
+    /// Self-play games per generation.
+    pub games_per_generation: usize,
+    /// Evaluation games per pair of players (paired colours; rounded up to even).
+    pub eval_games: usize,
+    /// Simulations of the network's search in evaluation games (0: the raw policy).
+    pub eval_simulations: u32,
+    /// Reference players every generation is rated against (arena specs; `random` anchors the Elo scale).
+    pub eval_baselines: Vec<String>,
+    /// Also play the previous generation's network.
+    pub eval_previous: bool,
+    /// Evaluation openings: how many, generated once per run.
+    pub eval_openings: usize,
+    /// Seed of the run's self-play and evaluation.
+    pub seed: u64,
+}
+
+impl Default for LoopConfig {
+    fn default() -> Self {
+        LoopConfig {
+            generations: 10,
+            games_per_generation: 200,
+            eval_games: 40,
+            eval_simulations: 0,
+            eval_baselines: vec!["random".to_string(), "greedy".to_string()],
+            eval_previous: true,
+            eval_openings: 32,
+            seed: 1,
+        }
+    }
+}
+
+impl LoopConfig {
+    fn validate(&self) -> std::result::Result<(), String> {
+        if self.games_per_generation == 0 {
+            return Err("run.games_per_generation must be at least 1".to_string());
+        }
+        if self.eval_openings == 0 {
+            return Err("run.eval_openings must be at least 1".to_string());
+        }
+        for spec in &self.eval_baselines {
+            zero_arena::PlayerSpec::parse(spec).map_err(|e| format!("run.eval_baselines: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
@@ -22,6 +74,9 @@ pub struct RunConfig {
     /// The network's architecture.
     #[serde(default)]
     pub network: NetworkConfig,
+    /// The training loop of `zero run`: generations, games, evaluation.
+    #[serde(default)]
+    pub run: LoopConfig,
     /// The trainer: data window, batch, losses, optimizer, schedule.
     #[serde(default)]
     pub train: TrainConfig,
@@ -46,6 +101,7 @@ impl RunConfig {
             .selfplay
             .validate()
             .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        config.run.validate().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         if !zero_games::registry::GAME_NAMES.contains(&config.game.as_str()) {
             bail!(
                 "{origin}: key `game`: unknown game {:?}; known games: {}",

@@ -6,6 +6,7 @@ mod config;
 mod eval_cmd;
 mod report;
 mod rules_cmd;
+mod run;
 mod runtime;
 mod selfplay_cmd;
 mod train_cmd;
@@ -34,6 +35,8 @@ enum Command {
     Moves(rules_cmd::PositionArgs),
     /// Draw a position as text.
     Show(rules_cmd::PositionArgs),
+    /// The main job: self-play, training and evaluation in a loop, in a resumable run directory.
+    Run(run::RunArgs),
     /// Play games with the search and write them as training shards.
     Selfplay(selfplay_cmd::SelfPlayArgs),
     /// Train the config's network on a directory of self-play shards.
@@ -67,6 +70,7 @@ fn main() {
         Command::Moves(args) => rules_cmd::moves(args),
         Command::Show(args) => rules_cmd::show(args),
         Command::Train(args) => train_cmd::run(args),
+        Command::Run(args) => run::run(args),
         Command::Selfplay(args) => selfplay_cmd::run(args),
         Command::Eval(args) => eval_cmd::run(args),
         Command::Bench(args) => bench::run(args),

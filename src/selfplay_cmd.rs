@@ -12,7 +12,7 @@ use zero_data::ShardHeader;
 use zero_games::Game;
 use zero_games::registry::{GameVisitor, dispatch};
 use zero_model::{Checkpoint, EvalRequest, Evaluation, Evaluator, NetworkEvaluator};
-use zero_selfplay::{Progress, RolloutEvaluator, SelfPlayConfig, ShardSink, run_selfplay, worker_seed};
+use zero_selfplay::{Progress, RolloutEvaluator, SelfPlayConfig, SelfPlayStats, ShardSink, run_selfplay, worker_seed};
 
 #[derive(Args, Debug)]
 pub struct SelfPlayArgs {
@@ -97,6 +97,66 @@ pub fn shard_header<G: Game>(rules: &G::Rules, run: &str, model: &str) -> Result
     })
 }
 
+/// One self-play job: `games` games with `model`, written as shards named `prefix-…` into `out`.
+pub struct PlayJob<'a> {
+    pub config: &'a SelfPlayConfig,
+    pub model: &'a str,
+    pub games: usize,
+    pub out: &'a Path,
+    pub prefix: String,
+    pub games_per_shard: usize,
+    /// Recorded in every shard's header.
+    pub run: &'a str,
+}
+
+/// Plays a job with a progress bar (games, positions/s, evaluations/s, mean batch, ETA); returns the stats and
+/// the seconds it took.
+pub fn play_games<G: Game>(rules: &G::Rules, job: PlayJob<'_>) -> Result<(SelfPlayStats, f64)> {
+    let header = shard_header::<G>(rules, job.run, job.model)?;
+    std::fs::create_dir_all(job.out).with_context(|| format!("creating {}", job.out.display()))?;
+    let mut sink = ShardSink::new(
+        job.out.to_path_buf(),
+        job.prefix.clone(),
+        header,
+        job.games_per_shard.max(1),
+    );
+    let progress = Progress::default();
+    let finished = AtomicBool::new(false);
+    let bar = ProgressBar::new(job.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template("self-play {bar:30} {pos}/{len} games, {msg}, ETA {eta}")
+            .expect("a valid template"),
+    );
+    let start = Instant::now();
+    let stats = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                bar.set_position(Progress::get(&progress.games));
+                bar.set_message(format!(
+                    "{:.0} positions/s, {:.0} evals/s, mean batch {:.1}",
+                    Progress::get(&progress.positions) as f64 / secs,
+                    Progress::get(&progress.evaluations) as f64 / secs,
+                    progress.mean_batch()
+                ));
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        });
+        let result = run_selfplay::<G, _, _>(
+            job.config,
+            rules,
+            job.games,
+            |w| make_evaluator::<G>(job.model, job.config, w),
+            &mut sink,
+            &progress,
+        );
+        finished.store(true, Ordering::Relaxed);
+        result
+    })?;
+    bar.finish_and_clear();
+    Ok((stats, start.elapsed().as_secs_f64()))
+}
+
 struct Play {
     args: SelfPlayArgs,
     config: RunConfig,
@@ -119,51 +179,19 @@ impl GameVisitor for Play {
             .file_name()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "selfplay".to_string());
-        let header = shard_header::<G>(&rules, &run, &args.model)?;
-        let mut sink = ShardSink::new(
-            args.out.clone(),
-            format!("selfplay-s{}", sp.seed),
-            header,
-            sp.games_per_shard,
-        );
-        let progress = Progress::default();
-        let finished = AtomicBool::new(false);
-        let bar = ProgressBar::new(args.games as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:30} {pos}/{len} games, {msg}, ETA {eta}").expect("a valid template"),
-        );
-        let start = Instant::now();
-        let stats = std::thread::scope(|scope| {
-            scope.spawn(|| {
-                while !finished.load(Ordering::Relaxed) {
-                    let secs = start.elapsed().as_secs_f64().max(1e-9);
-                    bar.set_position(Progress::get(&progress.games));
-                    bar.set_message(format!(
-                        "{:.0} positions/s, {:.0} evals/s, mean batch {:.1}",
-                        Progress::get(&progress.positions) as f64 / secs,
-                        Progress::get(&progress.evaluations) as f64 / secs,
-                        progress.mean_batch()
-                    ));
-                    std::thread::sleep(Duration::from_millis(200));
-                }
-            });
-            let model = args.model.clone();
-            let result = run_selfplay::<G, _, _>(
-                &sp,
-                &rules,
-                args.games,
-                |w| make_evaluator::<G>(&model, &sp, w),
-                &mut sink,
-                &progress,
-            );
-            finished.store(true, Ordering::Relaxed);
-            result
-        })?;
-        bar.finish_and_clear();
-        let secs = start.elapsed().as_secs_f64();
+        let job = PlayJob {
+            config: &sp,
+            model: &args.model,
+            games: args.games,
+            out: &args.out,
+            prefix: format!("selfplay-s{}", sp.seed),
+            games_per_shard: sp.games_per_shard,
+            run: &run,
+        };
+        let (stats, secs) = play_games::<G>(&rules, job)?;
         println!(
-            "{} shard(s) in {}; {:.1} s, {:.0} positions/s, {:.0} simulations/s, mean batch {:.1}",
-            sink.written.len(),
+            "{} games in {}; {:.1} s, {:.0} positions/s, {:.0} simulations/s, mean batch {:.1}",
+            stats.games,
             args.out.display(),
             secs,
             stats.positions as f64 / secs,

@@ -1,0 +1,231 @@
+//! A run directory: its layout, the lock that keeps a second process out, and the state that says where a killed
+//! run resumes.
+//!
+//! ```text
+//! RUN_DIR/
+//!   config.toml        the resolved config (every default written out)
+//!   version.txt        the zero version and git revision that made the run
+//!   run.lock           held (flock) by the process driving the run; names it
+//!   state.json         the next generation and phase (written atomically after each phase)
+//!   data/              self-play shards: g0003-….parquet (+ .games.parquet), one finished game per shard
+//!   checkpoints/       gen-0004.safetensors (+ .train.safetensors: optimizer and data cursor)
+//!   games/             evaluation games of each generation, gen-0004.jsonl
+//!   openings.json      the evaluation openings, generated once
+//!   metrics.jsonl      one line per training step
+//!   generations.jsonl  one summary line per generation
+//!   report/            index.html and the plots
+//! ```
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// What a run is doing; `state.json` records the next phase to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Selfplay,
+    Train,
+    Evaluate,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunState {
+    /// The generation in progress: its self-play uses network `generation` (none for 0), its training makes
+    /// network `generation + 1`.
+    pub generation: u32,
+    pub phase: Phase,
+    /// Seconds of work over every session of the run.
+    pub elapsed_seconds: f64,
+}
+
+impl Default for RunState {
+    fn default() -> Self {
+        RunState {
+            generation: 0,
+            phase: Phase::Selfplay,
+            elapsed_seconds: 0.0,
+        }
+    }
+}
+
+pub struct RunDir {
+    root: PathBuf,
+    /// Held for the life of the process: the OS releases the lock when it dies, even by kill -9.
+    _lock: File,
+}
+
+impl RunDir {
+    /// Opens (creating if needed) and locks a run directory; fails with the holder's name when another process
+    /// drives it.
+    pub fn open(root: &Path) -> Result<RunDir> {
+        for sub in ["data", "checkpoints", "games", "report"] {
+            std::fs::create_dir_all(root.join(sub))
+                .with_context(|| format!("creating {}", root.join(sub).display()))?;
+        }
+        let lock_path = root.join("run.lock");
+        let mut lock = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path)
+            .with_context(|| format!("opening {}", lock_path.display()))?;
+        if lock.try_lock().is_err() {
+            let holder = std::fs::read_to_string(&lock_path).unwrap_or_default();
+            bail!(
+                "run directory {} is in use by another process ({}); stop it first, or use another --run-dir",
+                root.display(),
+                holder.trim()
+            );
+        }
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+        lock.set_len(0)?;
+        writeln!(lock, "pid {} on {}", std::process::id(), host.trim())?;
+        let dir = RunDir {
+            root: root.to_path_buf(),
+            _lock: lock,
+        };
+        dir.clean_leftovers()?;
+        Ok(dir)
+    }
+
+    /// Removes what a killed process left half-written: temporaries everywhere and orphaned shard halves.
+    fn clean_leftovers(&self) -> Result<()> {
+        let removed = zero_data::clean_incomplete(&self.data_dir()).context("cleaning the data directory")?;
+        let mut count = removed.len();
+        for sub in [
+            self.root.clone(),
+            self.checkpoints_dir(),
+            self.games_dir(),
+            self.report_dir(),
+        ] {
+            for entry in std::fs::read_dir(&sub)?.flatten() {
+                if zero_games::files::is_temporary(&entry.path()) {
+                    std::fs::remove_file(entry.path())?;
+                    count += 1;
+                }
+            }
+        }
+        if count > 0 {
+            eprintln!("zero run: removed {count} half-written file(s) left by an interrupted run");
+        }
+        Ok(())
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+    pub fn name(&self) -> String {
+        self.root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "run".to_string())
+    }
+    pub fn config_path(&self) -> PathBuf {
+        self.root.join("config.toml")
+    }
+    pub fn data_dir(&self) -> PathBuf {
+        self.root.join("data")
+    }
+    pub fn checkpoints_dir(&self) -> PathBuf {
+        self.root.join("checkpoints")
+    }
+    pub fn games_dir(&self) -> PathBuf {
+        self.root.join("games")
+    }
+    pub fn report_dir(&self) -> PathBuf {
+        self.root.join("report")
+    }
+    pub fn metrics_path(&self) -> PathBuf {
+        self.root.join("metrics.jsonl")
+    }
+    pub fn generations_path(&self) -> PathBuf {
+        self.root.join("generations.jsonl")
+    }
+    pub fn openings_path(&self) -> PathBuf {
+        self.root.join("openings.json")
+    }
+    /// The network made by the training of generation `generation - 1`.
+    pub fn checkpoint(&self, generation: u32) -> PathBuf {
+        self.checkpoints_dir().join(format!("gen-{generation:04}.safetensors"))
+    }
+
+    /// The newest network of the run, if any: (generation, path).
+    pub fn newest_checkpoint(root: &Path) -> Option<(u32, PathBuf)> {
+        let dir = root.join("checkpoints");
+        std::fs::read_dir(&dir)
+            .ok()?
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let g = name
+                    .strip_prefix("gen-")?
+                    .strip_suffix(".safetensors")?
+                    .parse::<u32>()
+                    .ok()?;
+                Some((g, e.path()))
+            })
+            .max_by_key(|(g, _)| *g)
+    }
+
+    pub fn load_state(&self) -> Result<RunState> {
+        let path = self.root.join("state.json");
+        match std::fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(RunState::default()),
+            Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+        }
+    }
+
+    pub fn save_state(&self, state: &RunState) -> Result<()> {
+        let path = self.root.join("state.json");
+        let text = serde_json::to_string_pretty(state)?;
+        zero_games::files::write_atomically(&path, text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))
+    }
+
+    /// Appends one JSON line (a torn last line from a kill is skipped by readers).
+    pub fn append_line(path: &Path, value: &impl Serialize) -> Result<()> {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        let mut line = serde_json::to_string(value)?;
+        line.push('\n');
+        file.write_all(line.as_bytes())?;
+        file.sync_data()?;
+        Ok(())
+    }
+
+    /// Shards of generation `generation` already in `data/`: (games, positions).
+    pub fn generation_data(&self, generation: u32) -> Result<(u64, u64)> {
+        let prefix = shard_prefix(generation);
+        let (mut games, mut positions) = (0, 0);
+        for entry in std::fs::read_dir(self.data_dir())?.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.starts_with(&prefix) || !name.ends_with(".games.parquet") {
+                continue;
+            }
+            let positions_file = entry.path().with_file_name(name.replace(".games.parquet", ".parquet"));
+            if !positions_file.exists() {
+                continue; // an orphan, removed at the next open
+            }
+            let (_, records) =
+                zero_data::read_games(&entry.path()).with_context(|| format!("reading {}", entry.path().display()))?;
+            games += records.len() as u64;
+            positions += zero_data::ShardFile::open(&positions_file)
+                .with_context(|| format!("reading {}", positions_file.display()))?
+                .rows() as u64;
+        }
+        Ok((games, positions))
+    }
+}
+
+/// The start of the names of generation `generation`'s shards.
+pub fn shard_prefix(generation: u32) -> String {
+    format!("g{generation:04}-")
+}

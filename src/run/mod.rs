@@ -1,0 +1,370 @@
+//! `zero run [CONFIG] [--run-dir DIR] [--set key=value]...`: zero's main job. A run alternates, generation after
+//! generation: self-play with the newest network (generation 0: the search with uniform priors and random
+//! playouts), training on the replay window of the run's shards, and evaluation of the new network against the
+//! baselines and the previous generation. Everything a run needs to go on is in its directory (see [`dir`]); a
+//! run killed at any moment resumes where it stopped when `zero run` is given the same directory.
+
+pub mod dir;
+
+use crate::config::RunConfig;
+use crate::report::{self, GenerationSummary, RatingPoint};
+use crate::selfplay_cmd::{PlayJob, play_games};
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use dir::{Phase, RunDir, shard_prefix};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use zero_arena::{Entrant, MatchOptions, OpeningBook, round_robin};
+use zero_games::Game;
+use zero_games::registry::{GameVisitor, dispatch};
+use zero_model::DeviceChoice;
+use zero_train::Trainer;
+
+/// The config `zero run` uses when none is given: the quick run where learning shows fastest on a small CPU.
+pub const DEFAULT_CONFIG: &str = include_str!("../../configs/baghchal-quick.toml");
+const DEFAULT_CONFIG_NAME: &str = "baghchal-quick";
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Run config (TOML). Without one: the embedded quick Bagh Chal config, or, with --run-dir on an existing
+    /// run, that run's own config.
+    pub config: Option<PathBuf>,
+    /// The run directory (default: runs/<config name>).
+    #[arg(long)]
+    pub run_dir: Option<PathBuf>,
+    /// Override a config value, e.g. `--set selfplay.simulations=64` (repeatable; a new run only).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+}
+
+pub fn run(args: RunArgs) -> Result<()> {
+    let (config, run_dir) = resolve(&args)?;
+    let dir = RunDir::open(&run_dir)?;
+    if !dir.config_path().exists() {
+        zero_games::files::write_atomically(&dir.config_path(), config.to_toml().as_bytes())?;
+        let version = format!(
+            "zero {} (git {})\n",
+            env!("CARGO_PKG_VERSION"),
+            env!("ZERO_GIT_REVISION")
+        );
+        zero_games::files::write_atomically(&dir.root().join("version.txt"), version.as_bytes())?;
+    }
+    let game = config.game.clone();
+    dispatch(&game, Loop { config, dir })?
+}
+
+/// The config and directory of this invocation; an existing run keeps the config it recorded.
+fn resolve(args: &RunArgs) -> Result<(RunConfig, PathBuf)> {
+    let (text, origin, name) = match &args.config {
+        Some(path) => (
+            std::fs::read_to_string(path).with_context(|| format!("reading config {}", path.display()))?,
+            path.display().to_string(),
+            path.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "run".to_string()),
+        ),
+        None => (
+            DEFAULT_CONFIG.to_string(),
+            format!("embedded {DEFAULT_CONFIG_NAME}.toml"),
+            DEFAULT_CONFIG_NAME.to_string(),
+        ),
+    };
+    let run_dir = args
+        .run_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("runs").join(&name));
+    let recorded = run_dir.join("config.toml");
+    if recorded.exists() {
+        let existing =
+            RunConfig::load(&recorded).with_context(|| format!("the run's recorded config {}", recorded.display()))?;
+        if args.config.is_some() || !args.set.is_empty() {
+            let given = RunConfig::parse_with_overrides(&text, &origin, &args.set)?;
+            if given != existing {
+                bail!(
+                    "{} already holds a run made with a different config; resume it with `zero run --run-dir {}` \
+                     (no config), or choose another --run-dir",
+                    run_dir.display(),
+                    run_dir.display()
+                );
+            }
+        }
+        eprintln!("zero run: resuming {}", run_dir.display());
+        return Ok((existing, run_dir));
+    }
+    Ok((RunConfig::parse_with_overrides(&text, &origin, &args.set)?, run_dir))
+}
+
+struct Loop {
+    config: RunConfig,
+    dir: RunDir,
+}
+
+impl GameVisitor for Loop {
+    type Output = Result<()>;
+    fn visit<G: Game>(self) -> Result<()> {
+        run_loop::<G>(&self.config, &self.dir)
+    }
+}
+
+fn run_loop<G: Game>(config: &RunConfig, dir: &RunDir) -> Result<()> {
+    let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+    let mut state = dir.load_state()?;
+    let device = config.train.device.parse::<DeviceChoice>()?.resolve()?;
+    let book = openings::<G>(config, dir, &rules)?;
+    println!(
+        "zero run: {} in {} (generation {} of {}), report: {}",
+        G::NAME,
+        dir.root().display(),
+        state.generation,
+        config.run.generations,
+        dir.report_dir().join("index.html").display()
+    );
+    while state.generation < config.run.generations {
+        let g = state.generation;
+        let session = Instant::now();
+        let base_elapsed = state.elapsed_seconds;
+
+        // Self-play: finish the generation's games (those already in shards count).
+        let (have, _) = dir.generation_data(g)?;
+        let wanted = config.run.games_per_generation as u64;
+        let mut selfplay_seconds = 0.0;
+        let mut stats = None;
+        if state.phase == Phase::Selfplay {
+            if have < wanted {
+                let model = if g == 0 {
+                    "uniform".to_string()
+                } else {
+                    dir.checkpoint(g).display().to_string()
+                };
+                let mut sp = config.selfplay.clone();
+                // A fresh seed for each session, so that a resumed generation does not replay the same games.
+                sp.seed = zero_selfplay::derive_seed(config.run.seed, ((g as u64) << 32) | have);
+                let job = PlayJob {
+                    config: &sp,
+                    model: &model,
+                    games: (wanted - have) as usize,
+                    out: &dir.data_dir(),
+                    prefix: format!("{}{:06}", shard_prefix(g), have),
+                    // One finished game per shard: a kill never loses a finished game.
+                    games_per_shard: 1,
+                    run: &dir.name(),
+                };
+                let (s, secs) = play_games::<G>(&rules, job)?;
+                selfplay_seconds = secs;
+                stats = Some(s);
+            }
+            state.phase = Phase::Train;
+            state.elapsed_seconds = base_elapsed + session.elapsed().as_secs_f64();
+            dir.save_state(&state)?;
+        }
+        let (games, positions) = dir.generation_data(g)?;
+
+        // Training: from the previous network (exactly resumable), on the window over every shard of the run.
+        let mut losses = BTreeMap::new();
+        let mut steps = 0;
+        if state.phase == Phase::Train {
+            let mut trainer = if g == 0 {
+                Trainer::<G>::new(config.train.clone(), &config.network, rules.clone(), device)?
+            } else {
+                Trainer::<G>::resume(
+                    config.train.clone(),
+                    &config.network,
+                    rules.clone(),
+                    device,
+                    &dir.checkpoint(g),
+                )?
+            };
+            trainer.set_generation(g + 1, Some(dir.name()));
+            let index = crate::train_cmd::open_window::<G>(&dir.data_dir(), &rules, &config.train)?;
+            steps = trainer.config().steps_for_new_positions(positions).max(1);
+            let bar = ProgressBar::new(steps);
+            bar.set_style(
+                ProgressStyle::with_template("training  {bar:30} {pos}/{len} steps, {msg}, ETA {eta}")
+                    .expect("template"),
+            );
+            let mut sums: BTreeMap<String, (f64, u64)> = BTreeMap::new();
+            let metrics_path = dir.metrics_path();
+            let mut failure = None;
+            trainer.train_steps(&index, steps, |m| {
+                bar.inc(1);
+                bar.set_message(format!("loss {:.3}", m.loss));
+                for (k, v) in [
+                    ("loss", m.loss),
+                    ("policy_loss", m.policy_loss),
+                    ("value_loss", m.value_loss),
+                ] {
+                    let e = sums.entry(k.to_string()).or_default();
+                    e.0 += v;
+                    e.1 += 1;
+                }
+                if failure.is_none() {
+                    if let Err(e) = RunDir::append_line(&metrics_path, m) {
+                        failure = Some(e);
+                    }
+                }
+            })?;
+            bar.finish_and_clear();
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            losses = sums.into_iter().map(|(k, (s, n))| (k, s / n.max(1) as f64)).collect();
+            trainer.save(&dir.checkpoint(g + 1))?;
+            state.phase = Phase::Evaluate;
+            state.elapsed_seconds = base_elapsed + session.elapsed().as_secs_f64();
+            dir.save_state(&state)?;
+        }
+
+        // Evaluation: the new network against the references and its parent.
+        let network_name = format!("gen{}", g + 1);
+        let mut entrants: Vec<Entrant<G>> = Vec::new();
+        for spec in &config.run.eval_baselines {
+            entrants.push(Entrant::parse(spec)?);
+        }
+        let ckpt = |generation: u32| {
+            format!(
+                "ckpt:{},sims={},name=gen{generation}",
+                dir.checkpoint(generation).display(),
+                config.run.eval_simulations
+            )
+        };
+        entrants.push(Entrant::parse(&ckpt(g + 1))?);
+        if config.run.eval_previous && g >= 1 {
+            entrants.push(Entrant::parse(&ckpt(g))?);
+        }
+        let options = MatchOptions {
+            games_per_pair: config.run.eval_games,
+            seed: zero_selfplay::derive_seed(config.run.seed, 0xE7A1 + g as u64),
+            ..Default::default()
+        };
+        eprint!(
+            "evaluating {} players, {} games per pair...",
+            entrants.len(),
+            options.games_per_pair
+        );
+        let result = round_robin::<G>(&rules, &entrants, &book, &options)?;
+        eprintln!(" done");
+        let records = dir.games_dir().join(format!("gen-{:04}.jsonl", g + 1));
+        zero_arena::records::write_jsonl(&records, &result.records)?;
+
+        let ratings: Vec<RatingPoint> = result
+            .standings
+            .rows
+            .iter()
+            .map(|r| RatingPoint {
+                player: r.name.clone(),
+                elo: r.elo,
+                low: r.elo - r.elo_interval,
+                high: r.elo + r.elo_interval,
+            })
+            .collect();
+        let s = stats.unwrap_or_default();
+        let resigned: u64 = s
+            .results
+            .iter()
+            .filter(|((_, reason), _)| reason == "resignation")
+            .map(|(_, n)| n)
+            .sum();
+        let draws: u64 = s
+            .results
+            .iter()
+            .filter(|((who, _), _)| who == "draw")
+            .map(|(_, n)| n)
+            .sum();
+        let summary = GenerationSummary {
+            generation: g + 1,
+            elapsed_seconds: base_elapsed + session.elapsed().as_secs_f64(),
+            games,
+            positions,
+            positions_per_second: if selfplay_seconds > 0.0 {
+                s.positions as f64 / selfplay_seconds
+            } else {
+                0.0
+            },
+            mean_game_length: if s.games > 0 {
+                s.plies as f64 / s.games as f64
+            } else {
+                0.0
+            },
+            draw_rate: if s.games > 0 {
+                draws as f64 / s.games as f64
+            } else {
+                0.0
+            },
+            resign_rate: if s.games > 0 {
+                resigned as f64 / s.games as f64
+            } else {
+                0.0
+            },
+            false_resign_rate: (s.resign_checks > 0).then(|| s.false_resigns as f64 / s.resign_checks as f64),
+            train_steps: steps,
+            losses,
+            ratings,
+            network: network_name.clone(),
+        };
+        RunDir::append_line(&dir.generations_path(), &summary)?;
+        print_summary(&summary);
+        state.generation = g + 1;
+        state.phase = Phase::Selfplay;
+        state.elapsed_seconds = base_elapsed + session.elapsed().as_secs_f64();
+        dir.save_state(&state)?;
+        let report = report::write_report(dir.root())?;
+        eprintln!("report: {}", report.html.display());
+    }
+    let report = report::write_report(dir.root())?;
+    println!(
+        "zero run: {} generations done; report: {}",
+        state.generation,
+        report.html.display()
+    );
+    Ok(())
+}
+
+fn print_summary(s: &GenerationSummary) {
+    let elo = |name: &str| {
+        s.ratings
+            .iter()
+            .find(|r| r.player == name)
+            .map(|r| format!("{:.0} ±{:.0}", r.elo, (r.high - r.low) / 2.0))
+            .unwrap_or_else(|| "-".to_string())
+    };
+    let others: Vec<String> = s
+        .ratings
+        .iter()
+        .filter(|r| r.player != s.network)
+        .map(|r| format!("{} {}", r.player, elo(&r.player)))
+        .collect();
+    println!(
+        "generation {:>3}: {} games, {:.0} positions/s, losses {}, Elo {} {} (vs {})",
+        s.generation,
+        s.games,
+        s.positions_per_second,
+        s.losses
+            .iter()
+            .map(|(k, v)| format!("{k} {v:.3}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        s.network,
+        elo(&s.network),
+        others.join(", ")
+    );
+}
+
+/// The run's evaluation openings: generated once and kept, so every generation plays the same ones.
+fn openings<G: Game>(config: &RunConfig, dir: &RunDir, rules: &G::Rules) -> Result<OpeningBook> {
+    let path = dir.openings_path();
+    if path.exists() {
+        let book = OpeningBook::load(&path)?;
+        book.validate::<G>(rules)?;
+        return Ok(book);
+    }
+    let book = OpeningBook::generate::<G>(rules, config.run.eval_openings, config.run.seed, 2, 6);
+    book.save(&path)?;
+    Ok(book)
+}
+
+/// Whether `root` looks like a run directory (for `zero selfplay --follow`).
+pub fn is_run_dir(root: &Path) -> bool {
+    root.join("config.toml").exists() && root.join("checkpoints").is_dir()
+}
