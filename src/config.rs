@@ -81,6 +81,7 @@ pub struct RunConfig {
     #[serde(default)]
     pub train: TrainConfig,
     /// Self-play: search, workers and records.
+    #[serde(default)]
     pub selfplay: SelfPlayConfig,
 }
 
