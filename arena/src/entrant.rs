@@ -3,12 +3,14 @@
 
 use crate::ArenaError;
 use crate::baselines::{AlphaBeta, GreedyPlayer, RandomPlayer, UctPlayer};
-use crate::network_player::{PolicyPlayer, SharedEvaluator};
+use crate::network_player::{PolicyPlayer, SearchPlayer, SharedEvaluator, evaluation_config};
 use crate::player::{Player, player_rng};
 use crate::spec::{PlayerKind, PlayerSpec};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use zero_games::Game;
-use zero_model::NetworkEvaluator;
+use zero_model::{DeviceChoice, NetworkEvaluator};
+use zero_selfplay::RootSearch;
 
 /// Positions a checkpoint player's evaluator remembers (one match's worth of repeated openings).
 const EVAL_CACHE: usize = 1 << 16;
@@ -25,14 +27,7 @@ impl<G: Game> Entrant<G> {
     pub fn prepare(spec: PlayerSpec) -> Result<Entrant<G>, ArenaError> {
         let name = spec.name();
         let evaluator = match &spec.kind {
-            PlayerKind::Checkpoint {
-                path,
-                simulations,
-                device,
-            } => {
-                if *simulations > 0 {
-                    return Err(ArenaError::SearchUnavailable { spec: spec.canonical() });
-                }
+            PlayerKind::Checkpoint { path, device, .. } => {
                 let device = device.resolve().map_err(|e| ArenaError::Device(e.to_string()))?;
                 let evaluator = NetworkEvaluator::<G>::from_checkpoint(path, device)
                     .map_err(|source| ArenaError::Checkpoint {
@@ -53,15 +48,41 @@ impl<G: Game> Entrant<G> {
         Entrant::prepare(PlayerSpec::parse(text)?)
     }
 
+    /// A checkpoint entrant from code (the run loop): the checkpoint at `path`, named `label` in tables and
+    /// records, playing the raw policy (`simulations` = 0) or the network search with the default root
+    /// ([`crate::spec::DEFAULT_CKPT_ROOT`], PUCT) on `device`. The same as parsing
+    /// `ckpt:PATH,sims=N,device=D,name=LABEL`; for another root build the spec with
+    /// [`PlayerSpec::checkpoint`] and pass it to [`Entrant::prepare`].
+    pub fn checkpoint(
+        path: impl Into<PathBuf>,
+        label: impl Into<String>,
+        simulations: u32,
+        device: DeviceChoice,
+    ) -> Result<Entrant<G>, ArenaError> {
+        Entrant::prepare(PlayerSpec::checkpoint(path, simulations, device).labelled(label))
+    }
+
     /// An entrant playing the raw policy of any evaluator (tests, and callers that hold a network already).
     pub fn with_evaluator(name: impl Into<String>, evaluator: Box<dyn zero_model::Evaluator<G> + Send>) -> Self {
+        Entrant::searching_with_evaluator(name, evaluator, 0, crate::spec::DEFAULT_CKPT_ROOT)
+    }
+
+    /// An entrant searching with any evaluator: `simulations` per action with root `root` (0 = the raw
+    /// policy, as [`Entrant::with_evaluator`]).
+    pub fn searching_with_evaluator(
+        name: impl Into<String>,
+        evaluator: Box<dyn zero_model::Evaluator<G> + Send>,
+        simulations: u32,
+        root: RootSearch,
+    ) -> Self {
         let name = name.into();
         Entrant {
             spec: PlayerSpec {
                 kind: PlayerKind::Checkpoint {
                     path: name.clone().into(),
-                    simulations: 0,
-                    device: zero_model::DeviceChoice::Cpu,
+                    simulations,
+                    device: DeviceChoice::Cpu,
+                    root,
                 },
                 label: Some(name.clone()),
             },
@@ -89,9 +110,15 @@ impl<G: Game> Entrant<G> {
             PlayerKind::Greedy => Box::new(GreedyPlayer::new(name, rng)),
             PlayerKind::AlphaBeta(limit) => Box::new(AlphaBeta::<G>::new(name, *limit, rng)),
             PlayerKind::Mcts { simulations } => Box::new(UctPlayer::new(name, *simulations, rng)),
-            PlayerKind::Checkpoint { .. } => Box::new(PolicyPlayer::new(
+            PlayerKind::Checkpoint { simulations: 0, .. } => Box::new(PolicyPlayer::new(
                 name,
                 self.evaluator.clone().expect("prepared with its evaluator"),
+            )),
+            PlayerKind::Checkpoint { simulations, root, .. } => Box::new(SearchPlayer::new(
+                name,
+                self.evaluator.clone().expect("prepared with its evaluator"),
+                evaluation_config(*root, *simulations),
+                rng,
             )),
         }
     }

@@ -3,7 +3,8 @@
 //!
 //! - [`Player`]: anything that picks a legal move. Baselines ([`baselines`]): `random`, `greedy` (one ply and
 //!   the game's [`Game::heuristic`]), `alphabeta` (iterative deepening, transposition table) and `mcts` (plain
-//!   UCT with random playouts); checkpoints ([`network_player`]) play their network's policy.
+//!   UCT with random playouts); checkpoints ([`network_player`]) play their network's raw policy (`sims=0`) or the selfplay
+//!   crate's search with it (`sims=N`).
 //! - [`PlayerSpec`]: players written as strings (`alphabeta:depth=4`, `ckpt:PATH,sims=0,name=gen3`), and
 //!   [`Entrant`]: a spec made ready for one game.
 //! - [`openings`]: random balanced openings, stored in a file so that matches are reproducible; every opening is
@@ -41,10 +42,6 @@ pub use sprt::{Sprt, SprtDecision, SprtReport};
 pub enum ArenaError {
     #[error(transparent)]
     Spec(#[from] SpecError),
-    #[error(
-        "{spec}: network search not available yet (the selfplay search is not wired into the arena); use sims=0 for the raw policy"
-    )]
-    SearchUnavailable { spec: String },
     #[error("checkpoint {path}: {source}")]
     Checkpoint {
         path: String,

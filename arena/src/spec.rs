@@ -1,10 +1,11 @@
 //! Player specifications as written on the command line: `random`, `greedy`, `alphabeta:depth=4`,
-//! `alphabeta:nodes=100000`, `alphabeta:ms=200`, `mcts:sims=200`, `ckpt:PATH,sims=64`, each with an optional
+//! `alphabeta:nodes=100000`, `alphabeta:ms=200`, `mcts:sims=200`, `ckpt:PATH,sims=64[,root=puct|gumbel]`, each with an optional
 //! `name=LABEL`. Parsing knows no game; [`crate::Entrant`] turns a spec into players of one game.
 
 use crate::baselines::SearchLimit;
 use std::fmt;
 use std::path::PathBuf;
+use zero_selfplay::RootSearch;
 
 /// Why a player spec was refused; each names the part that is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,11 +51,13 @@ pub enum PlayerKind {
     Mcts {
         simulations: u32,
     },
-    /// A checkpoint; `simulations` = 0 plays the raw policy, more runs the network search.
+    /// A checkpoint; `simulations` = 0 plays the raw policy, more runs the selfplay crate's search with the
+    /// network (root `root`, no noise, the most visited action / the Gumbel final choice).
     Checkpoint {
         path: PathBuf,
         simulations: u32,
         device: zero_model::DeviceChoice,
+        root: RootSearch,
     },
 }
 
@@ -68,6 +71,31 @@ pub struct PlayerSpec {
 
 const DEFAULT_MCTS_SIMS: u32 = 200;
 const DEFAULT_CKPT_SIMS: u32 = 64;
+/// The root search of `ckpt:` players unless `root=` says otherwise: PUCT, played at temperature 0 (the most
+/// visited action). Self-play's own default is Gumbel; `root=gumbel` gives that.
+pub const DEFAULT_CKPT_ROOT: RootSearch = RootSearch::Puct;
+
+impl PlayerSpec {
+    /// A checkpoint player written from code: `simulations` = 0 plays the raw policy, more the network search
+    /// with the default root ([`DEFAULT_CKPT_ROOT`]; set [`PlayerKind::Checkpoint::root`] to change it).
+    pub fn checkpoint(path: impl Into<PathBuf>, simulations: u32, device: zero_model::DeviceChoice) -> PlayerSpec {
+        PlayerSpec {
+            kind: PlayerKind::Checkpoint {
+                path: path.into(),
+                simulations,
+                device,
+                root: DEFAULT_CKPT_ROOT,
+            },
+            label: None,
+        }
+    }
+
+    /// The same spec with `name=LABEL`.
+    pub fn labelled(mut self, label: impl Into<String>) -> PlayerSpec {
+        self.label = Some(label.into());
+        self
+    }
+}
 
 impl PlayerSpec {
     pub fn parse(text: &str) -> Result<PlayerSpec, SpecError> {
@@ -177,6 +205,7 @@ impl PlayerSpec {
                 }
                 let mut simulations = DEFAULT_CKPT_SIMS;
                 let mut device = zero_model::DeviceChoice::Cpu;
+                let mut root = DEFAULT_CKPT_ROOT;
                 for (key, value) in pairs {
                     match key {
                         "path" => path = Some(PathBuf::from(value)),
@@ -192,7 +221,21 @@ impl PlayerSpec {
                                         reason: e.to_string(),
                                     })?
                         }
-                        _ => return Err(unknown("ckpt", key, "PATH (first), path, sims, device, name")),
+                        "root" => {
+                            root = match value {
+                                "puct" => RootSearch::Puct,
+                                "gumbel" => RootSearch::Gumbel,
+                                _ => {
+                                    return Err(SpecError::BadValue {
+                                        spec: err_spec(),
+                                        key: key.to_string(),
+                                        value: value.to_string(),
+                                        reason: "expected puct or gumbel".to_string(),
+                                    });
+                                }
+                            }
+                        }
+                        _ => return Err(unknown("ckpt", key, "PATH (first), path, sims, root, device, name")),
                     }
                 }
                 let path = path.ok_or_else(|| SpecError::MissingPath { spec: err_spec() })?;
@@ -200,6 +243,7 @@ impl PlayerSpec {
                     path,
                     simulations,
                     device,
+                    root,
                 }
             }
             other => {
@@ -236,11 +280,21 @@ impl PlayerSpec {
                 format!("alphabeta:{}", parts.join(","))
             }
             PlayerKind::Mcts { simulations } => format!("mcts:sims={simulations}"),
-            PlayerKind::Checkpoint { path, simulations, .. } => {
+            PlayerKind::Checkpoint {
+                path,
+                simulations,
+                root,
+                ..
+            } => {
                 let file = path
                     .file_name()
                     .map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned());
-                format!("ckpt:{file},sims={simulations}")
+                // The root is written only where it differs from the default and a search runs at all.
+                match root {
+                    _ if *simulations == 0 || *root == DEFAULT_CKPT_ROOT => format!("ckpt:{file},sims={simulations}"),
+                    RootSearch::Puct => format!("ckpt:{file},sims={simulations},root=puct"),
+                    RootSearch::Gumbel => format!("ckpt:{file},sims={simulations},root=gumbel"),
+                }
             }
         }
     }

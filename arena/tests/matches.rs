@@ -80,11 +80,3 @@ fn a_book_for_another_game_is_refused() {
     let bashni_rules = Bashni::parse_rules(None, &[]).unwrap();
     assert!(book.validate::<Bashni>(&bashni_rules).is_err());
 }
-
-#[test]
-fn network_search_is_reported_unavailable() {
-    let err = Entrant::<Tours>::parse("ckpt:nowhere.safetensors,sims=64")
-        .err()
-        .unwrap();
-    assert!(err.to_string().contains("network search not available yet"), "{err}");
-}

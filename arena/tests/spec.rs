@@ -51,3 +51,28 @@ fn malformed_specs_name_the_wrong_part() {
     let text = err("ckpt:a.safetensors,sim=3").to_string();
     assert!(text.contains("\"sim\""), "{text}");
 }
+
+#[test]
+fn checkpoint_root_search() {
+    use zero_selfplay::RootSearch;
+    let root = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
+        PlayerKind::Checkpoint { root, .. } => root,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(root("ckpt:x.safetensors,sims=16"), RootSearch::Puct);
+    assert_eq!(root("ckpt:x.safetensors,sims=16,root=puct"), RootSearch::Puct);
+    assert_eq!(root("ckpt:x.safetensors,sims=16,root=gumbel"), RootSearch::Gumbel);
+    let canonical = |s: &str| PlayerSpec::parse(s).unwrap().canonical();
+    assert_eq!(canonical("ckpt:x.safetensors,root=puct"), "ckpt:x.safetensors,sims=64");
+    assert_eq!(
+        canonical("ckpt:x.safetensors,root=gumbel,sims=8"),
+        "ckpt:x.safetensors,sims=8,root=gumbel"
+    );
+    assert!(matches!(
+        PlayerSpec::parse("ckpt:x.safetensors,root=alphabeta").unwrap_err(),
+        SpecError::BadValue { key, .. } if key == "root"
+    ));
+    let spec = PlayerSpec::checkpoint("runs/a/gen2.safetensors", 32, zero_model::DeviceChoice::Cpu).labelled("gen2");
+    assert_eq!(spec.name(), "gen2");
+    assert_eq!(spec.canonical(), "ckpt:gen2.safetensors,sims=32");
+}

@@ -1,0 +1,141 @@
+//! Checkpoints playing through the network search (`ckpt:PATH,sims=N`): legal complete games on every game, and
+//! a win in one found by the search itself when the network knows nothing (a freshly initialised network).
+
+use std::path::{Path, PathBuf};
+use tch::{Device, nn};
+use zero_arena::records::{agrees, replay};
+use zero_arena::{Entrant, MatchOptions, OpeningBook, PlayerKind, PlayerSpec, round_robin};
+use zero_games::Game;
+use zero_games::baghchal::BaghChal;
+use zero_games::bashni::Bashni;
+use zero_games::tours::Tours;
+use zero_model::network::NetShape;
+use zero_model::{Checkpoint, CheckpointMeta, DeviceChoice, NetworkConfig, PolicyValueNet};
+use zero_selfplay::RootSearch;
+
+/// Saves a tiny untrained network for `G` (its priors and values are noise) and returns its path.
+fn fresh_checkpoint<G: Game>(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-netsearch-{}-{tag}-{}", G::NAME, std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("fresh.safetensors");
+    tch::manual_seed(7);
+    let config = NetworkConfig {
+        blocks: 1,
+        channels: 8,
+        value_hidden: 8,
+        ..Default::default()
+    };
+    let vs = nn::VarStore::new(Device::Cpu);
+    let _net = PolicyValueNet::new(&vs.root(), &config, NetShape::of::<G>());
+    let rules = G::parse_rules(None, &[]).unwrap();
+    Checkpoint::save(&vs, &CheckpointMeta::new::<G>(&rules, &config), &path).unwrap();
+    path
+}
+
+fn cleanup(path: &Path) {
+    if let Some(dir) = path.parent() {
+        std::fs::remove_dir_all(dir).ok();
+    }
+}
+
+fn searching_checkpoint_plays_legal_games<G: Game>() {
+    let path = fresh_checkpoint::<G>("games");
+    let rules = G::parse_rules(None, &["max_plies=120".to_string()]).unwrap();
+    let book = OpeningBook::generate::<G>(&rules, 4, 2, 2, 6);
+    let entrants: Vec<Entrant<G>> = vec![
+        Entrant::parse("random").unwrap(),
+        Entrant::parse(&format!("ckpt:{},sims=16", path.display())).unwrap(),
+        Entrant::parse(&format!("ckpt:{},sims=16,root=gumbel", path.display())).unwrap(),
+    ];
+    assert_eq!(entrants[1].name(), "ckpt:fresh.safetensors,sims=16");
+    assert_eq!(entrants[2].name(), "ckpt:fresh.safetensors,sims=16,root=gumbel");
+    let options = MatchOptions {
+        games_per_pair: 2,
+        seed: 3,
+        max_plies: 2000,
+    };
+    let result = round_robin(&rules, &entrants, &book, &options).unwrap();
+    assert_eq!(result.records.len(), 2 * 3);
+    for record in &result.records {
+        assert_ne!(record.reason, "illegal-move", "{record:?}");
+        let (_, outcome) = replay::<G>(record).unwrap();
+        assert!(outcome.is_some(), "{record:?}");
+        assert!(agrees(record, outcome), "{record:?} replays to {outcome:?}");
+    }
+    // Evaluation play is deterministic: the same seed plays the same games.
+    let again = round_robin(&rules, &entrants, &book, &options).unwrap();
+    assert_eq!(again.records, result.records);
+    cleanup(&path);
+}
+
+#[test]
+fn bashni_searching_checkpoint_plays_legal_games() {
+    searching_checkpoint_plays_legal_games::<Bashni>();
+}
+
+#[test]
+fn bagh_chal_searching_checkpoint_plays_legal_games() {
+    searching_checkpoint_plays_legal_games::<BaghChal>();
+}
+
+#[test]
+fn tours_searching_checkpoint_plays_legal_games() {
+    searching_checkpoint_plays_legal_games::<Tours>();
+}
+
+/// The move a fresh network plays in `position` with `sims` simulations, in both root modes.
+fn plays<G: Game>(position: &str, expected: &str, sims: u32) {
+    let path = fresh_checkpoint::<G>("tactic");
+    let rules = G::parse_rules(None, &[]).unwrap();
+    let game = G::from_position(&rules, position).unwrap();
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    assert!(moves.len() > 1, "{position}: the search has a choice to make");
+    for root in [RootSearch::Puct, RootSearch::Gumbel] {
+        let mut spec = PlayerSpec::checkpoint(&path, sims, DeviceChoice::Cpu).labelled("fresh");
+        if let PlayerKind::Checkpoint { root: r, .. } = &mut spec.kind {
+            *r = root;
+        }
+        let entrant = Entrant::<G>::prepare(spec).unwrap();
+        assert_eq!(entrant.name(), "fresh");
+        let mv = entrant.player(1, 0).choose_move(&game);
+        assert_eq!(
+            game.format_move(&mv),
+            expected,
+            "{} {position} with root {root:?}",
+            G::NAME
+        );
+    }
+    cleanup(&path);
+}
+
+#[test]
+fn bagh_chal_tigers_take_the_fifth_goat() {
+    plays::<BaghChal>("T...T/...../...../.G.../T...T t 15 4", "a1xc3", 64);
+}
+
+#[test]
+fn tours_takes_the_last_enemy_pawn() {
+    plays::<Tours>("w a1:ww a3:b b3:b", "Ca1:n", 64);
+}
+
+#[test]
+fn bashni_capture_that_leaves_no_move() {
+    // Several captures are legal (captures are compulsory); only e3:c5 leaves Black without a move.
+    plays::<Bashni>("w a3:w c3:w d2:w e3:w d6:w b4:b d4:b", "e3:c5", 64);
+}
+
+#[test]
+fn checkpoint_entrant_from_code() {
+    let path = fresh_checkpoint::<Tours>("code");
+    let entrant = Entrant::<Tours>::checkpoint(&path, "gen1", 8, DeviceChoice::Cpu).unwrap();
+    assert_eq!(entrant.name(), "gen1");
+    assert_eq!(entrant.spec.canonical(), "ckpt:fresh.safetensors,sims=8");
+    match &entrant.spec.kind {
+        PlayerKind::Checkpoint { simulations, root, .. } => assert_eq!((*simulations, *root), (8, RootSearch::Puct)),
+        other => panic!("{other:?}"),
+    }
+    // A checkpoint of another game is refused.
+    assert!(Entrant::<BaghChal>::checkpoint(&path, "gen1", 8, DeviceChoice::Cpu).is_err());
+    cleanup(&path);
+}
