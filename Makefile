@@ -6,10 +6,10 @@ CARGO ?= cargo
 setup:
 	@scripts/setup.sh
 
-# The main job on an embedded default.
+# The main job on its embedded default: a short real training run (configs/bashni-quick.toml) in runs/.
 run: setup
 	$(CARGO) build --release --workspace
-	scripts/demo.sh target/release/zero
+	target/release/zero run
 
 # Formatting, lints and every test.
 test: setup

@@ -28,10 +28,13 @@ fn register_font() {
     });
 }
 
-/// A series of (x, y) points with optional (low, high) error bars.
+/// A point: x, y and an optional (low, high) error bar.
+type Point = (f64, f64, Option<(f64, f64)>);
+
+/// A named line of points.
 struct Series {
     name: String,
-    points: Vec<(f64, f64, Option<(f64, f64)>)>,
+    points: Vec<Point>,
 }
 
 fn bounds(series: &[Series]) -> Option<((f64, f64), (f64, f64))> {
@@ -113,7 +116,7 @@ fn chart(path: &Path, title: &str, x_label: &str, y_label: &str, series: &[Serie
 
 /// Every numeric field of the per-step metrics whose name mentions "loss", against the step.
 pub fn losses(path: &Path, _: &[GenerationSummary], steps: &StepRows) -> Result<bool> {
-    let mut by_name: BTreeMap<String, Vec<(f64, f64, Option<(f64, f64)>)>> = BTreeMap::new();
+    let mut by_name: BTreeMap<String, Vec<Point>> = BTreeMap::new();
     for (i, row) in steps.iter().enumerate() {
         let step = row.get("step").and_then(|v| v.as_f64()).unwrap_or(i as f64);
         for (k, v) in row {
@@ -133,7 +136,7 @@ pub fn losses(path: &Path, _: &[GenerationSummary], steps: &StepRows) -> Result<
 }
 
 /// A running mean over a window of the points, so that noisy per-step losses read as curves.
-fn smooth(points: Vec<(f64, f64, Option<(f64, f64)>)>) -> Vec<(f64, f64, Option<(f64, f64)>)> {
+fn smooth(points: Vec<Point>) -> Vec<Point> {
     let window = (points.len() / 100).max(1);
     points
         .chunks(window)
@@ -148,7 +151,7 @@ fn smooth(points: Vec<(f64, f64, Option<(f64, f64)>)>) -> Vec<(f64, f64, Option<
 }
 
 fn ratings(generations: &[GenerationSummary], x: impl Fn(&GenerationSummary) -> f64) -> Vec<Series> {
-    let mut by_player: BTreeMap<String, Vec<(f64, f64, Option<(f64, f64)>)>> = BTreeMap::new();
+    let mut by_player: BTreeMap<String, Vec<Point>> = BTreeMap::new();
     for g in generations {
         for r in &g.ratings {
             // Each generation's network under one name, so the line shows the run's progress.

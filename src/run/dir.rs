@@ -153,24 +153,6 @@ impl RunDir {
         self.checkpoints_dir().join(format!("gen-{generation:04}.safetensors"))
     }
 
-    /// The newest network of the run, if any: (generation, path).
-    pub fn newest_checkpoint(root: &Path) -> Option<(u32, PathBuf)> {
-        let dir = root.join("checkpoints");
-        std::fs::read_dir(&dir)
-            .ok()?
-            .flatten()
-            .filter_map(|e| {
-                let name = e.file_name().to_string_lossy().into_owned();
-                let g = name
-                    .strip_prefix("gen-")?
-                    .strip_suffix(".safetensors")?
-                    .parse::<u32>()
-                    .ok()?;
-                Some((g, e.path()))
-            })
-            .max_by_key(|(g, _)| *g)
-    }
-
     pub fn load_state(&self) -> Result<RunState> {
         let path = self.root.join("state.json");
         match std::fs::read_to_string(&path) {

@@ -14,7 +14,7 @@ use clap::Args;
 use dir::{Phase, RunDir, shard_prefix};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 use zero_arena::{Entrant, MatchOptions, OpeningBook, round_robin};
 use zero_games::Game;
@@ -23,12 +23,12 @@ use zero_model::DeviceChoice;
 use zero_train::Trainer;
 
 /// The config `zero run` uses when none is given: the quick run where learning shows fastest on a small CPU.
-pub const DEFAULT_CONFIG: &str = include_str!("../../configs/baghchal-quick.toml");
-const DEFAULT_CONFIG_NAME: &str = "baghchal-quick";
+pub const DEFAULT_CONFIG: &str = include_str!("../../configs/bashni-quick.toml");
+const DEFAULT_CONFIG_NAME: &str = "bashni-quick";
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// Run config (TOML). Without one: the embedded quick Bagh Chal config, or, with --run-dir on an existing
+    /// Run config (TOML). Without one: the embedded quick Bashni config, or, with --run-dir on an existing
     /// run, that run's own config.
     pub config: Option<PathBuf>,
     /// The run directory (default: runs/<config name>).
@@ -199,10 +199,10 @@ fn run_loop<G: Game>(config: &RunConfig, dir: &RunDir) -> Result<()> {
                     e.0 += v;
                     e.1 += 1;
                 }
-                if failure.is_none() {
-                    if let Err(e) = RunDir::append_line(&metrics_path, m) {
-                        failure = Some(e);
-                    }
+                if failure.is_none()
+                    && let Err(e) = RunDir::append_line(&metrics_path, m)
+                {
+                    failure = Some(e);
                 }
             })?;
             bar.finish_and_clear();
@@ -362,9 +362,4 @@ fn openings<G: Game>(config: &RunConfig, dir: &RunDir, rules: &G::Rules) -> Resu
     let book = OpeningBook::generate::<G>(rules, config.run.eval_openings, config.run.seed, 2, 6);
     book.save(&path)?;
     Ok(book)
-}
-
-/// Whether `root` looks like a run directory (for `zero selfplay --follow`).
-pub fn is_run_dir(root: &Path) -> bool {
-    root.join("config.toml").exists() && root.join("checkpoints").is_dir()
 }
