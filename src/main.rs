@@ -2,8 +2,11 @@
 //! arguments, sets the process up (threads, OpenMP, device) and calls into them.
 
 mod bench;
+mod bot;
+mod bundle;
 mod config;
 mod eval_cmd;
+mod export_cmd;
 mod report;
 mod rules_cmd;
 mod runtime;
@@ -45,6 +48,10 @@ enum Command {
         /// The run directory.
         run_dir: std::path::PathBuf,
     },
+    /// Write a self-contained bot bundle (weights, TorchScript, manifest) from a checkpoint or run directory.
+    Export(export_cmd::ExportArgs),
+    /// Play a bundle's network over a line protocol on stdin/stdout (docs/protocol.md).
+    Bot(bot::BotArgs),
     /// Measure speed: `zero bench perft|nn|selfplay|train|arena|threads`.
     Bench(bench::BenchArgs),
 }
@@ -70,6 +77,8 @@ fn main() {
         Command::Selfplay(args) => selfplay_cmd::run(args),
         Command::Eval(args) => eval_cmd::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Export(args) => export_cmd::run(args),
+        Command::Bot(args) => bot::run_bot(args),
         Command::Report { run_dir } => {
             report::write_report(&run_dir).map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len()))
         }

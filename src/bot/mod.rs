@@ -1,0 +1,38 @@
+//! Playing with a bundle: the engine that thinks ([`engine`]), the line protocol for programs (`zero bot`,
+//! [`protocol`]) and the terminal game for people (`zero play`, [`play`]).
+
+pub mod engine;
+pub mod protocol;
+
+use crate::bundle::Bundle;
+use anyhow::Result;
+use clap::Args;
+use engine::Engine;
+use std::path::PathBuf;
+use zero_games::Game;
+use zero_games::registry::{GameVisitor, dispatch};
+
+#[derive(Args, Debug, Clone)]
+pub struct BotArgs {
+    /// The bundle directory (from `zero export`).
+    pub bundle: PathBuf,
+    /// Simulations per move when `go` names none (default: the bundle's).
+    #[arg(long)]
+    pub sims: Option<u32>,
+}
+
+/// `zero bot`: serves the line protocol on stdin/stdout.
+pub fn run_bot(args: BotArgs) -> Result<()> {
+    let bundle = Bundle::open(&args.bundle)?;
+    struct Bot(Bundle, Option<u32>);
+    impl GameVisitor for Bot {
+        type Output = Result<()>;
+        fn visit<G: Game>(self) -> Result<()> {
+            let mut engine = Engine::<G>::from_bundle(&self.0, self.1)?;
+            let stdin = std::io::stdin();
+            protocol::serve(&mut engine, stdin.lock(), std::io::stdout().lock())
+        }
+    }
+    let game = bundle.manifest.game.clone();
+    dispatch(&game, Bot(bundle, args.sims))?
+}
