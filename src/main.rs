@@ -52,6 +52,8 @@ enum Command {
     Export(export_cmd::ExportArgs),
     /// Play a bundle's network over a line protocol on stdin/stdout (docs/protocol.md).
     Bot(bot::BotArgs),
+    /// Play against a bundle's network in the terminal.
+    Play(bot::PlayArgs),
     /// Measure speed: `zero bench perft|nn|selfplay|train|arena|threads`.
     Bench(bench::BenchArgs),
 }
@@ -79,6 +81,7 @@ fn main() {
         Command::Bench(args) => bench::run(args),
         Command::Export(args) => export_cmd::run(args),
         Command::Bot(args) => bot::run_bot(args),
+        Command::Play(args) => bot::run_play(args),
         Command::Report { run_dir } => {
             report::write_report(&run_dir).map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len()))
         }

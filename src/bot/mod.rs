@@ -2,6 +2,7 @@
 //! [`protocol`]) and the terminal game for people (`zero play`, [`play`]).
 
 pub mod engine;
+pub mod play;
 pub mod protocol;
 
 use crate::bundle::Bundle;
@@ -35,4 +36,32 @@ pub fn run_bot(args: BotArgs) -> Result<()> {
     }
     let game = bundle.manifest.game.clone();
     dispatch(&game, Bot(bundle, args.sims))?
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// The bundle directory (from `zero export`).
+    pub bundle: PathBuf,
+    /// Whether you move first or second.
+    #[arg(long, default_value = "first", value_parser = ["first", "second"])]
+    pub human: String,
+    /// Simulations per bot decision (default: the bundle's).
+    #[arg(long)]
+    pub sims: Option<u32>,
+}
+
+/// `zero play`: a person against the bot in the terminal.
+pub fn run_play(args: PlayArgs) -> Result<()> {
+    let bundle = Bundle::open(&args.bundle)?;
+    struct Play(Bundle, PlayArgs);
+    impl GameVisitor for Play {
+        type Output = Result<()>;
+        fn visit<G: Game>(self) -> Result<()> {
+            let mut engine = Engine::<G>::from_bundle(&self.0, self.1.sims)?;
+            let stdin = std::io::stdin();
+            play::play(&mut engine, self.1.human == "first", stdin.lock(), std::io::stdout().lock())
+        }
+    }
+    let game = bundle.manifest.game.clone();
+    dispatch(&game, Play(bundle, args))?
 }
