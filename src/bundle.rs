@@ -115,9 +115,15 @@ pub fn export<G: Game>(checkpoint: &Path, out: &Path, options: ExportOptions) ->
         bail!("{} already exists; remove it or choose another --out", out.display());
     }
     let loaded = Checkpoint::load::<G>(checkpoint, Device::Cpu)?;
-    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-    let name = out.file_name().context("--out needs a directory name")?.to_string_lossy();
+    let name = out
+        .file_name()
+        .context("--out needs a directory name")?
+        .to_string_lossy();
     let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
@@ -184,7 +190,9 @@ fn trace_torchscript(mut loaded: Checkpoint, path: &Path) -> Result<()> {
         vec![net.forward_t(&xs[0], false)]
     })
     .context("tracing the network")?;
-    module.save(path).with_context(|| format!("writing {}", path.display()))?;
+    module
+        .save(path)
+        .with_context(|| format!("writing {}", path.display()))?;
     let reloaded = CModule::load(path).with_context(|| format!("loading {} back", path.display()))?;
     let check = Tensor::randn([3, planes, height, width], (tch::Kind::Float, Device::Cpu));
     let want = tch::no_grad(|| net.forward_t(&check, false));
@@ -207,8 +215,8 @@ impl Bundle {
         let text = std::fs::read_to_string(&manifest_path)
             .with_context(|| format!("bundle {}: missing file {MANIFEST_FILE}", dir.display()))?;
         // The version is read on its own first, so that a future layout is named as such and not as a parse error.
-        let raw: serde_json::Value =
-            serde_json::from_str(&text).with_context(|| format!("bundle {}: {MANIFEST_FILE} is not JSON", dir.display()))?;
+        let raw: serde_json::Value = serde_json::from_str(&text)
+            .with_context(|| format!("bundle {}: {MANIFEST_FILE} is not JSON", dir.display()))?;
         match raw.get("manifest_version").and_then(|v| v.as_u64()) {
             Some(v) if v == MANIFEST_VERSION as u64 => {}
             Some(v) => bail!(

@@ -34,7 +34,10 @@ impl Client {
 
     fn read(&mut self) -> String {
         let mut line = String::new();
-        assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the bot closed its output");
+        assert!(
+            self.stdout.read_line(&mut line).unwrap() > 0,
+            "the bot closed its output"
+        );
         line.trim_end().to_string()
     }
 
@@ -70,7 +73,9 @@ fn replay(moves: &[&str]) -> Bashni {
     let rules = Bashni::parse_rules(None, &[]).unwrap();
     let mut game = Bashni::start(&rules);
     for text in moves {
-        let mv = game.parse_move(text).unwrap_or_else(|e| panic!("{text} is not legal: {e}"));
+        let mv = game
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("{text} is not legal: {e}"));
         game.play(&mv);
     }
     game

@@ -10,7 +10,11 @@ fn manifest(bundle: &Path) -> serde_json::Value {
 }
 
 fn write_manifest(bundle: &Path, value: &serde_json::Value) {
-    std::fs::write(bundle.join("manifest.json"), serde_json::to_string_pretty(value).unwrap()).unwrap();
+    std::fs::write(
+        bundle.join("manifest.json"),
+        serde_json::to_string_pretty(value).unwrap(),
+    )
+    .unwrap();
 }
 
 /// Loading goes through `zero bot`, which opens the bundle before reading any input.
@@ -33,7 +37,11 @@ fn export_of_a_checkpoint_writes_weights_torchscript_and_a_complete_manifest() {
     let dir = scratch("export-file");
     let bundle = tiny_bundle("baghchal", &dir, 32);
     let ckpt = std::fs::read(dir.join("net.safetensors")).unwrap();
-    assert_eq!(std::fs::read(bundle.join("network.safetensors")).unwrap(), ckpt, "weights copied as is");
+    assert_eq!(
+        std::fs::read(bundle.join("network.safetensors")).unwrap(),
+        ckpt,
+        "weights copied as is"
+    );
     let m = manifest(&bundle);
     assert_eq!(m["manifest_version"], 1);
     assert_eq!(m["game"], "baghchal");
@@ -47,7 +55,10 @@ fn export_of_a_checkpoint_writes_weights_torchscript_and_a_complete_manifest() {
     assert_eq!(m["provenance"]["run"], "run-test");
     assert_eq!(m["provenance"]["generation"], 1);
     assert_eq!(m["provenance"]["step"], 100);
-    assert!(m["provenance"].get("elo").is_none(), "no Elo is known for a bare checkpoint");
+    assert!(
+        m["provenance"].get("elo").is_none(),
+        "no Elo is known for a bare checkpoint"
+    );
     for file in ["network.safetensors", "network.pt"] {
         let sha = m["files"][file]["sha256"].as_str().unwrap();
         assert_eq!(sha.len(), 64, "{file}");
@@ -66,7 +77,11 @@ fn export_of_a_checkpoint_writes_weights_torchscript_and_a_complete_manifest() {
         bundle.to_str().unwrap(),
     ]);
     assert_eq!(again.status.code(), Some(1));
-    assert!(text(&again.stderr).contains("already exists"), "{}", text(&again.stderr));
+    assert!(
+        text(&again.stderr).contains("already exists"),
+        "{}",
+        text(&again.stderr)
+    );
 }
 
 #[test]
@@ -89,7 +104,11 @@ fn export_of_a_run_directory_takes_the_newest_generation_and_its_elo() {
         })
         .to_string()
     };
-    std::fs::write(run.join("generations.jsonl"), format!("{}\n{}\n", line(2, 50.0), line(3, 123.5))).unwrap();
+    std::fs::write(
+        run.join("generations.jsonl"),
+        format!("{}\n{}\n", line(2, 50.0), line(3, 123.5)),
+    )
+    .unwrap();
     let bundle = dir.join("bundle");
     let out = zero(&["export", run.to_str().unwrap(), "--out", bundle.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));

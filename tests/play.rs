@@ -26,7 +26,11 @@ fn play(bundle: &std::path::Path, args: &[&str], script: &str) -> String {
 fn a_scripted_person_plays_undoes_and_is_told_about_a_bad_move() {
     let dir = scratch("play");
     let bundle = tiny_bundle("bashni", &dir, 4);
-    let out = play(&bundle, &["--sims", "4"], "c3-d5\nhelp\nc3-d4\nundo\nundo\na3-b4\nquit\n");
+    let out = play(
+        &bundle,
+        &["--sims", "4"],
+        "c3-d5\nhelp\nc3-d4\nundo\nundo\na3-b4\nquit\n",
+    );
     assert!(out.contains("you are white (first)"), "{out}");
     // The board is drawn: Bashni's rank labels and files.
     assert!(out.contains("a  b  c  d  e  f  g  h"), "{out}");

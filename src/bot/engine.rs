@@ -122,7 +122,14 @@ impl<G: Game> Engine<G> {
                 let start = Instant::now();
                 let mut total = 0;
                 loop {
-                    search_blocking(search, &mut self.evaluator, &self.config, TIMED_CHUNK, false, &mut self.rng);
+                    search_blocking(
+                        search,
+                        &mut self.evaluator,
+                        &self.config,
+                        TIMED_CHUNK,
+                        false,
+                        &mut self.rng,
+                    );
                     total += search.completed();
                     if start.elapsed() >= limit {
                         return total;
@@ -142,7 +149,10 @@ fn principal_line(tree: &Tree, action: Action) -> Vec<Action> {
         if n.state != NodeState::Expanded {
             break;
         }
-        let best = n.children().filter(|&c| tree.node(c).visits > 0).max_by_key(|&c| tree.node(c).visits);
+        let best = n
+            .children()
+            .filter(|&c| tree.node(c).visits > 0)
+            .max_by_key(|&c| tree.node(c).visits);
         node = best;
         if let Some(c) = best {
             line.push(tree.node(c).action);

@@ -59,7 +59,12 @@ pub fn run_play(args: PlayArgs) -> Result<()> {
         fn visit<G: Game>(self) -> Result<()> {
             let mut engine = Engine::<G>::from_bundle(&self.0, self.1.sims)?;
             let stdin = std::io::stdin();
-            play::play(&mut engine, self.1.human == "first", stdin.lock(), std::io::stdout().lock())
+            play::play(
+                &mut engine,
+                self.1.human == "first",
+                stdin.lock(),
+                std::io::stdout().lock(),
+            )
         }
     }
     let game = bundle.manifest.game.clone();

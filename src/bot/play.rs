@@ -16,7 +16,12 @@ commands:
   quit     leave";
 
 /// Plays until `quit` or end of input. `human_first`: the person makes the first move.
-pub fn play<G: Game>(engine: &mut Engine<G>, human_first: bool, input: impl BufRead, mut out: impl Write) -> Result<()> {
+pub fn play<G: Game>(
+    engine: &mut Engine<G>,
+    human_first: bool,
+    input: impl BufRead,
+    mut out: impl Write,
+) -> Result<()> {
     let mut game = G::start(&engine.rules);
     let human = if human_first {
         game.to_move()

@@ -64,7 +64,12 @@ fn set_position<G: Game>(rules: &G::Rules, args: &[&str]) -> Result<G, String> {
             G::from_position(rules, &notation.join(" ")).map_err(|e| e.to_string())?
         }
         [] => return Err("position needs startpos or fen <notation>".to_string()),
-        _ => return Err(format!("bad position {:?}: expected startpos or fen <notation>", head.join(" "))),
+        _ => {
+            return Err(format!(
+                "bad position {:?}: expected startpos or fen <notation>",
+                head.join(" ")
+            ));
+        }
     };
     for (i, text) in moves.iter().enumerate() {
         if let Some(outcome) = game.outcome() {
@@ -86,7 +91,12 @@ fn go<G: Game>(engine: &mut Engine<G>, game: &G, args: &[&str]) -> Result<Vec<St
         [] => engine.default_budget,
         ["sims", n] => Budget::Simulations(parse_positive(n, "sims")?),
         ["movetime", ms] => Budget::MoveTime(Duration::from_millis(parse_positive(ms, "movetime")? as u64)),
-        _ => return Err(format!("bad go {:?}: expected go [sims N | movetime MS]", args.join(" "))),
+        _ => {
+            return Err(format!(
+                "bad go {:?}: expected go [sims N | movetime MS]",
+                args.join(" ")
+            ));
+        }
     };
     if let Some(outcome) = game.outcome() {
         return Err(format!("game over: {}", describe_outcome::<G>(&outcome)));

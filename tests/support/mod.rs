@@ -39,7 +39,10 @@ pub fn tiny_checkpoint(game: &str, path: &Path, generation: u32, seed: i64) {
             let vs = nn::VarStore::new(Device::Cpu);
             let net = PolicyValueNet::new(&vs.root(), &config, NetShape::of::<G>());
             let shape = NetShape::of::<G>();
-            let input = tch::Tensor::randn([4, shape.planes, shape.height, shape.width], (tch::Kind::Float, Device::Cpu));
+            let input = tch::Tensor::randn(
+                [4, shape.planes, shape.height, shape.width],
+                (tch::Kind::Float, Device::Cpu),
+            );
             let _ = net.forward(&input, true);
             let rules = G::parse_rules(None, &[]).unwrap();
             let mut meta = CheckpointMeta::new::<G>(&rules, &config);
