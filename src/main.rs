@@ -54,6 +54,8 @@ enum Command {
     Bot(bot::BotArgs),
     /// Play against a bundle's network in the terminal.
     Play(bot::PlayArgs),
+    /// Serve a web page to play against a bundle's network in a browser.
+    Serve(bot::ServeArgs),
     /// Measure speed: `zero bench perft|nn|selfplay|train|arena|threads`.
     Bench(bench::BenchArgs),
 }
@@ -82,6 +84,7 @@ fn main() {
         Command::Export(args) => export_cmd::run(args),
         Command::Bot(args) => bot::run_bot(args),
         Command::Play(args) => bot::run_play(args),
+        Command::Serve(args) => bot::run_serve(args),
         Command::Report { run_dir } => {
             report::write_report(&run_dir).map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len()))
         }

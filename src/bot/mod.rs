@@ -2,8 +2,10 @@
 //! [`protocol`]) and the terminal game for people (`zero play`, [`play`]).
 
 pub mod engine;
+mod http;
 pub mod play;
 pub mod protocol;
+mod serve;
 
 use crate::bundle::Bundle;
 use anyhow::Result;
@@ -69,4 +71,33 @@ pub fn run_play(args: PlayArgs) -> Result<()> {
     }
     let game = bundle.manifest.game.clone();
     dispatch(&game, Play(bundle, args))?
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// The bundle directory (from `zero export`).
+    pub bundle: PathBuf,
+    /// Port to listen on (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on; the default keeps the page to this machine.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Simulations per bot decision (default: the bundle's).
+    #[arg(long)]
+    pub sims: Option<u32>,
+}
+
+/// `zero serve`: the web page and its JSON API.
+pub fn run_serve(args: ServeArgs) -> Result<()> {
+    let bundle = Bundle::open(&args.bundle)?;
+    struct Serve(Bundle, ServeArgs);
+    impl GameVisitor for Serve {
+        type Output = Result<()>;
+        fn visit<G: Game>(self) -> Result<()> {
+            serve::run::<G>(&self.0, self.1.sims, &self.1.host, self.1.port)
+        }
+    }
+    let game = bundle.manifest.game.clone();
+    dispatch(&game, Serve(bundle, args))?
 }
