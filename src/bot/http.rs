@@ -72,6 +72,11 @@ pub fn serve(listener: TcpListener, handler: Arc<dyn Fn(Request) -> Response + S
                 Err(response) => response,
             };
             let _ = write_response(&mut stream, &response);
+            // Unread input (a refused body) would make the kernel reset the connection and the client lose the
+            // response: close our side, then drain a bounded amount briefly.
+            let _ = stream.shutdown(std::net::Shutdown::Write);
+            let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+            let _ = std::io::copy(&mut (&mut stream).take(1 << 20), &mut std::io::sink());
             open.fetch_sub(1, Ordering::SeqCst);
         });
     }
