@@ -27,6 +27,8 @@ struct Server<G: Game> {
     /// Locked only by a search: `try_lock` failing means a search is running (the semaphore of one).
     engine: Mutex<Engine<G>>,
     table: Mutex<Table<G>>,
+    /// The bundle's rules, kept apart so that a new game need not wait for a running search.
+    rules: G::Rules,
     height: i64,
     width: i64,
 }
@@ -36,7 +38,9 @@ pub fn run<G: Game>(bundle: &Bundle, sims: Option<u32>, host: &str, port: u16) -
     let start = G::start(&engine.rules);
     let human = start.to_move();
     let [_, height, width] = bundle.manifest.input_shape;
+    let rules = engine.rules.clone();
     let server = Arc::new(Server {
+        rules,
         engine: Mutex::new(engine),
         table: Mutex::new(Table {
             game: start,
@@ -195,9 +199,8 @@ impl<G: Game> Server<G> {
                 Err(r) => return r,
             }
         };
-        let rules = lock(&self.engine).rules.clone();
         let mut table = lock(&self.table);
-        table.game = G::start(&rules);
+        table.game = G::start(&self.rules);
         table.human = if human_first {
             table.game.to_move()
         } else {
