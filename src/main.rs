@@ -2,8 +2,11 @@
 //! arguments, sets the process up (threads, OpenMP, device) and calls into them.
 
 mod bench;
+mod bot;
+mod bundle;
 mod config;
 mod eval_cmd;
+mod export_cmd;
 mod report;
 mod rules_cmd;
 mod run;
@@ -48,6 +51,14 @@ enum Command {
         /// The run directory.
         run_dir: std::path::PathBuf,
     },
+    /// Write a self-contained bot bundle (weights, TorchScript, manifest) from a checkpoint or run directory.
+    Export(export_cmd::ExportArgs),
+    /// Play a bundle's network over a line protocol on stdin/stdout (docs/protocol.md).
+    Bot(bot::BotArgs),
+    /// Play against a bundle's network in the terminal.
+    Play(bot::PlayArgs),
+    /// Serve a web page to play against a bundle's network in a browser.
+    Serve(bot::ServeArgs),
     /// Measure speed: `zero bench perft|nn|selfplay|train|arena|threads`.
     Bench(bench::BenchArgs),
 }
@@ -74,6 +85,10 @@ fn main() {
         Command::Selfplay(args) => selfplay_cmd::run(args),
         Command::Eval(args) => eval_cmd::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Export(args) => export_cmd::run(args),
+        Command::Bot(args) => bot::run_bot(args),
+        Command::Play(args) => bot::run_play(args),
+        Command::Serve(args) => bot::run_serve(args),
         Command::Report { run_dir } => {
             report::write_report(&run_dir).map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len()))
         }

@@ -1,0 +1,278 @@
+//! `zero serve BUNDLE`: a web page to play the bot in a browser, and the JSON API it uses (see
+//! `docs/protocol.md`). One game is kept on the server; one search runs at a time (further bot requests get
+//! 503 at once rather than queueing), and the HTTP layer bounds connections, headers and bodies.
+
+use super::engine::{Engine, describe_outcome};
+use super::http::{self, Request, Response};
+use crate::bundle::Bundle;
+use anyhow::{Context, Result};
+use serde_json::{Value, json};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex, TryLockError};
+use zero_games::{Game, Player};
+
+const PAGE: &str = include_str!("page.html");
+
+struct Table<G: Game> {
+    game: G,
+    /// The positions before each of the person's moves, for undo.
+    before_human_moves: Vec<(G, usize)>,
+    moves: Vec<String>,
+    human: Player,
+    /// The last move made, for the page to animate, with the bot's evaluation when the bot made it.
+    last: Value,
+}
+
+struct Server<G: Game> {
+    /// Locked only by a search: `try_lock` failing means a search is running (the semaphore of one).
+    engine: Mutex<Engine<G>>,
+    table: Mutex<Table<G>>,
+    /// The bundle's rules, kept apart so that a new game need not wait for a running search.
+    rules: G::Rules,
+    height: i64,
+    width: i64,
+}
+
+pub fn run<G: Game>(bundle: &Bundle, sims: Option<u32>, host: &str, port: u16) -> Result<()> {
+    let engine = Engine::<G>::from_bundle(bundle, sims)?;
+    let start = G::start(&engine.rules);
+    let human = start.to_move();
+    let [_, height, width] = bundle.manifest.input_shape;
+    let rules = engine.rules.clone();
+    let server = Arc::new(Server {
+        rules,
+        engine: Mutex::new(engine),
+        table: Mutex::new(Table {
+            game: start,
+            before_human_moves: Vec::new(),
+            moves: Vec::new(),
+            human,
+            last: Value::Null,
+        }),
+        height,
+        width,
+    });
+    let listener = TcpListener::bind((host, port)).with_context(|| format!("listening on {host}:{port}"))?;
+    // The address line is what scripts and tests wait for (the port may have been 0: any free port).
+    println!("zero serve: http://{}/", listener.local_addr()?);
+    use std::io::Write;
+    std::io::stdout().flush()?;
+    http::serve(listener, Arc::new(move |request| server.handle(request)));
+    Ok(())
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl<G: Game> Server<G> {
+    fn handle(&self, request: Request) -> Response {
+        let path = request.path.split('?').next().unwrap_or("");
+        match (request.method.as_str(), path) {
+            ("GET", "/") => Response {
+                status: 200,
+                content_type: "text/html; charset=utf-8",
+                body: PAGE.as_bytes().to_vec(),
+            },
+            ("GET", "/api/state") => Response::json(200, &self.state(&lock(&self.table))),
+            ("POST", "/api/move") => self.human_move(&request.body),
+            ("POST", "/api/bot") => self.bot_move(),
+            ("POST", "/api/undo") => self.undo(),
+            ("POST", "/api/new") => self.new_game(&request.body),
+            (_, "/" | "/api/state" | "/api/move" | "/api/bot" | "/api/undo" | "/api/new") => {
+                Response::error(405, format!("{} is not allowed on {path}", request.method))
+            }
+            _ => Response::error(404, format!("no such page: {path}")),
+        }
+    }
+
+    fn state(&self, table: &Table<G>) -> Value {
+        let game = &table.game;
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let legal: Vec<Value> = moves
+            .iter()
+            .map(|m| {
+                let text = game.format_move(m);
+                json!({ "move": text, "squares": squares_of(&text) })
+            })
+            .collect();
+        json!({
+            "game": G::NAME,
+            "height": self.height,
+            "width": self.width,
+            "position": game.position(),
+            "cells": cells_of(&game.position(), self.height),
+            "to_move": G::player_name(game.to_move()),
+            "human": G::player_name(table.human),
+            "bot": G::player_name(table.human.other()),
+            "human_to_move": game.outcome().is_none() && game.to_move() == table.human,
+            "legal": legal,
+            "outcome": game.outcome().map(|o| describe_outcome::<G>(&o)),
+            "moves": table.moves,
+            "can_undo": !table.before_human_moves.is_empty(),
+            "last": table.last,
+            "text": game.render(),
+        })
+    }
+
+    fn human_move(&self, body: &[u8]) -> Response {
+        let text = match parse_body(body).and_then(|v| match v.get("move").and_then(Value::as_str) {
+            Some(m) => Ok(m.to_string()),
+            None => Err(Response::error(400, "expected a JSON object {\"move\": \"<move>\"}")),
+        }) {
+            Ok(t) => t,
+            Err(r) => return r,
+        };
+        let mut table = lock(&self.table);
+        if let Some(outcome) = table.game.outcome() {
+            return Response::error(409, format!("game over: {}", describe_outcome::<G>(&outcome)));
+        }
+        if table.game.to_move() != table.human {
+            return Response::error(409, "it is the bot's turn");
+        }
+        let mv = match table.game.parse_move(&text) {
+            Ok(mv) => mv,
+            Err(e) => return Response::error(400, format!("illegal move: {e}")),
+        };
+        let formatted = table.game.format_move(&mv);
+        let snapshot = (table.game.clone(), table.moves.len());
+        table.before_human_moves.push(snapshot);
+        table.game.play(&mv);
+        table.moves.push(formatted.clone());
+        table.last = json!({ "by": "human", "move": formatted, "squares": squares_of(&formatted) });
+        Response::json(200, &self.state(&table))
+    }
+
+    fn bot_move(&self) -> Response {
+        let mut engine = match self.engine.try_lock() {
+            Ok(engine) => engine,
+            Err(TryLockError::WouldBlock) => return Response::error(503, "the bot is already thinking; try again"),
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+        };
+        let (game, ply_count) = {
+            let table = lock(&self.table);
+            if let Some(outcome) = table.game.outcome() {
+                return Response::error(409, format!("game over: {}", describe_outcome::<G>(&outcome)));
+            }
+            if table.game.to_move() == table.human {
+                return Response::error(409, "it is your turn, not the bot's");
+            }
+            (table.game.clone(), table.moves.len())
+        };
+        // The table is not locked while the bot thinks: the page stays readable.
+        let budget = engine.default_budget;
+        let thought = engine.think(&game, budget);
+        let mut table = lock(&self.table);
+        if table.moves.len() != ply_count || table.game.position() != game.position() {
+            return Response::error(409, "the game changed while the bot was thinking");
+        }
+        table.game.play(&thought.mv);
+        table.moves.push(thought.text.clone());
+        table.last = json!({
+            "by": "bot", "move": thought.text, "squares": squares_of(&thought.text),
+            "value": thought.value, "line": thought.line, "simulations": thought.simulations,
+        });
+        Response::json(200, &self.state(&table))
+    }
+
+    fn undo(&self) -> Response {
+        let mut table = lock(&self.table);
+        let Some((game, moves)) = table.before_human_moves.pop() else {
+            return Response::error(409, "nothing to undo");
+        };
+        table.game = game;
+        table.moves.truncate(moves);
+        table.last = Value::Null;
+        Response::json(200, &self.state(&table))
+    }
+
+    fn new_game(&self, body: &[u8]) -> Response {
+        let human_first = if body.iter().all(u8::is_ascii_whitespace) {
+            true
+        } else {
+            match parse_body(body).map(|v| v.get("human").and_then(Value::as_str).map(str::to_string)) {
+                Ok(None) => true,
+                Ok(Some(side)) if side == "first" => true,
+                Ok(Some(side)) if side == "second" => false,
+                Ok(Some(side)) => return Response::error(400, format!("human must be first or second, not {side:?}")),
+                Err(r) => return r,
+            }
+        };
+        let mut table = lock(&self.table);
+        table.game = G::start(&self.rules);
+        table.human = if human_first {
+            table.game.to_move()
+        } else {
+            table.game.to_move().other()
+        };
+        table.before_human_moves.clear();
+        table.moves.clear();
+        table.last = Value::Null;
+        Response::json(200, &self.state(&table))
+    }
+}
+
+fn parse_body(body: &[u8]) -> Result<Value, Response> {
+    let value: Value =
+        serde_json::from_slice(body).map_err(|e| Response::error(400, format!("malformed JSON: {e}")))?;
+    if value.is_object() {
+        Ok(value)
+    } else {
+        Err(Response::error(400, "expected a JSON object"))
+    }
+}
+
+/// The squares a move names, in order (`c3:e5:c7` -> c3, e5, c7; Tours' `Fa1-a2` -> a1, a2; a drop `a2` -> a2).
+pub fn squares_of(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_ascii_lowercase() && chars.get(i + 1).is_some_and(|c| c.is_ascii_digit()) {
+            let mut j = i + 1;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            out.push(chars[i..j].iter().collect());
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The board's contents from a position's notation: square -> pieces, top first. Two notations occur: a list
+/// of `square:pieces` tokens (Bashni, Tours) and ranks separated by `/`, highest rank first, with `.` or a
+/// digit run for empty squares (Bagh Chal).
+pub fn cells_of(position: &str, height: i64) -> serde_json::Map<String, Value> {
+    let mut cells = serde_json::Map::new();
+    let tokens: Vec<&str> = position.split_whitespace().collect();
+    if let Some(board) = tokens.iter().find(|t| t.contains('/')) {
+        for (i, rank) in board.split('/').enumerate() {
+            let rank_number = height - i as i64;
+            let mut file = 0u8;
+            for c in rank.chars() {
+                if let Some(run) = c.to_digit(10) {
+                    file += run as u8;
+                    continue;
+                }
+                if c != '.' {
+                    cells.insert(
+                        format!("{}{}", (b'a' + file) as char, rank_number),
+                        Value::from(c.to_string()),
+                    );
+                }
+                file += 1;
+            }
+        }
+    } else {
+        for token in tokens {
+            if let Some((square, pieces)) = token.split_once(':') {
+                cells.insert(square.to_string(), Value::from(pieces));
+            }
+        }
+    }
+    cells
+}

@@ -1,0 +1,146 @@
+//! `zero bot` as a client talks to it: over pipes, one line at a time, bad lines included.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use support::{scratch, tiny_bundle};
+use zero_games::Game;
+use zero_games::bashni::Bashni;
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Client {
+    fn start(bundle: &std::path::Path) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_zero"))
+            .args(["bot", bundle.to_str().unwrap(), "--sims", "8"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("zero bot starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Client { child, stdin, stdout }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn read(&mut self) -> String {
+        let mut line = String::new();
+        assert!(
+            self.stdout.read_line(&mut line).unwrap() > 0,
+            "the bot closed its output"
+        );
+        line.trim_end().to_string()
+    }
+
+    /// Sends `line` and reads the one-line reply.
+    fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.read()
+    }
+
+    /// Sends a `go` and reads up to `bestmove`, checking the `info` lines on the way; returns the move.
+    fn go(&mut self, line: &str) -> String {
+        self.send(line);
+        let mut infos = 0;
+        loop {
+            let reply = self.read();
+            if let Some(mv) = reply.strip_prefix("bestmove ") {
+                assert!(infos >= 1, "no info line before bestmove");
+                return mv.to_string();
+            }
+            let words: Vec<&str> = reply.split_whitespace().collect();
+            assert!(
+                words.len() >= 5 && words[0] == "info" && words[1] == "value" && words[3] == "line",
+                "{reply:?}"
+            );
+            let value: f32 = words[2].parse().unwrap();
+            assert!((-1.0..=1.0).contains(&value), "{reply:?}");
+            infos += 1;
+        }
+    }
+}
+
+fn replay(moves: &[&str]) -> Bashni {
+    let rules = Bashni::parse_rules(None, &[]).unwrap();
+    let mut game = Bashni::start(&rules);
+    for text in moves {
+        let mv = game
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("{text} is not legal: {e}"));
+        game.play(&mv);
+    }
+    game
+}
+
+#[test]
+fn bot_answers_the_protocol_over_pipes_and_survives_bad_lines() {
+    let dir = scratch("bot");
+    let bundle = tiny_bundle("bashni", &dir, 8);
+    let mut bot = Client::start(&bundle);
+    assert_eq!(bot.ask("isready"), "readyok");
+
+    // From the start, then after the bot's own move: each bestmove is legal where it was asked.
+    let first = bot.go("go");
+    replay(&[&first]);
+    bot.send(&format!("position startpos moves {first}"));
+    let second = bot.go("go sims 4");
+    replay(&[&first, &second]);
+    // `go` does not play its move: the position is still the one the client set.
+    let after = replay(&[&first]);
+    assert_eq!(bot.ask("show"), format!("position {}", after.position()));
+
+    // Bad lines: each gets one error line, and nothing changes.
+    for (line, reason) in [
+        ("frobnicate", "error unknown command"),
+        ("position startpos moves c3-d5", "error move 1: bad move \"c3-d5\""),
+        ("position startpos moves a3-b4 a3-b4", "error move 2: bad move"),
+        ("position fen not a position", "error bad position"),
+        ("position", "error position needs startpos"),
+        ("position middle", "error bad position \"middle\""),
+        ("go sims abc", "error sims must be a positive integer"),
+        ("go sims 0", "error sims must be a positive integer"),
+        ("go fast", "error bad go"),
+    ] {
+        let reply = bot.ask(line);
+        assert!(reply.starts_with(reason), "{line:?} got {reply:?}");
+    }
+    assert_eq!(bot.ask("show"), format!("position {}", after.position()));
+
+    // A capture of several jumps is one move, chosen jump by jump.
+    bot.send("position fen w c3:w d4:b d6:b h8:b");
+    assert_eq!(bot.go("go movetime 50"), "c3:e5:c7");
+
+    // A finished game: white has no piece left to move.
+    bot.send("position fen w h8:b");
+    assert_eq!(bot.ask("go"), "error game over: black wins (no-legal-move)");
+
+    bot.send("newgame");
+    let fresh = bot.go("go sims 2");
+    replay(&[&fresh]);
+    assert_eq!(bot.ask("isready"), "readyok");
+    bot.send("quit");
+    let status = bot.child.wait().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn bot_ends_quietly_at_the_end_of_its_input() {
+    let dir = scratch("bot-eof");
+    let bundle = tiny_bundle("baghchal", &dir, 4);
+    let out = Command::new(env!("CARGO_BIN_EXE_zero"))
+        .args(["bot", bundle.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+}

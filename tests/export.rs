@@ -1,0 +1,202 @@
+//! `zero export`: the bundle it writes, and every kind of damage refused by name when a bundle is loaded.
+
+mod support;
+
+use std::path::Path;
+use support::{scratch, text, tiny_bundle, tiny_checkpoint, zero};
+
+fn manifest(bundle: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(bundle.join("manifest.json")).unwrap()).unwrap()
+}
+
+fn write_manifest(bundle: &Path, value: &serde_json::Value) {
+    std::fs::write(
+        bundle.join("manifest.json"),
+        serde_json::to_string_pretty(value).unwrap(),
+    )
+    .unwrap();
+}
+
+/// Loading goes through `zero bot`, which opens the bundle before reading any input.
+fn load_error(bundle: &Path) -> String {
+    let out = zero(&["bot", bundle.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "a damaged bundle was accepted");
+    text(&out.stderr)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
+
+#[test]
+fn export_of_a_checkpoint_writes_weights_torchscript_and_a_complete_manifest() {
+    let dir = scratch("export-file");
+    let bundle = tiny_bundle("baghchal", &dir, 32);
+    let ckpt = std::fs::read(dir.join("net.safetensors")).unwrap();
+    assert_eq!(
+        std::fs::read(bundle.join("network.safetensors")).unwrap(),
+        ckpt,
+        "weights copied as is"
+    );
+    let m = manifest(&bundle);
+    assert_eq!(m["manifest_version"], 1);
+    assert_eq!(m["game"], "baghchal");
+    assert!(m["rules"].as_array().is_some_and(|r| !r.is_empty()));
+    assert!(m["encoding_version"].is_u64());
+    assert!(m["action_space"].as_u64().unwrap() > 0);
+    assert_eq!(m["input_shape"].as_array().unwrap().len(), 3);
+    assert_eq!(m["architecture"]["channels"], 8);
+    assert_eq!(m["search"]["sims"], 32);
+    assert_eq!(m["search"]["root"], "puct");
+    assert_eq!(m["provenance"]["run"], "run-test");
+    assert_eq!(m["provenance"]["generation"], 1);
+    assert_eq!(m["provenance"]["step"], 100);
+    assert!(
+        m["provenance"].get("elo").is_none(),
+        "no Elo is known for a bare checkpoint"
+    );
+    for file in ["network.safetensors", "network.pt"] {
+        let sha = m["files"][file]["sha256"].as_str().unwrap();
+        assert_eq!(sha.len(), 64, "{file}");
+    }
+    // No temporary directory is left beside the bundle.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
+    // An existing bundle is not overwritten.
+    let again = zero(&[
+        "export",
+        dir.join("net.safetensors").to_str().unwrap(),
+        "--out",
+        bundle.to_str().unwrap(),
+    ]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(
+        text(&again.stderr).contains("already exists"),
+        "{}",
+        text(&again.stderr)
+    );
+}
+
+#[test]
+fn export_of_a_run_directory_takes_the_newest_generation_and_its_elo() {
+    let dir = scratch("export-run");
+    let run = dir.join("run");
+    std::fs::create_dir_all(run.join("checkpoints")).unwrap();
+    // Names sort the other way round from generations: the generation decides.
+    tiny_checkpoint("tours", &run.join("checkpoints/a.safetensors"), 3, 1);
+    tiny_checkpoint("tours", &run.join("checkpoints/b.safetensors"), 2, 2);
+    std::fs::write(run.join("checkpoints/torn.safetensors"), b"not a checkpoint").unwrap();
+    let line = |generation: u32, elo: f64| {
+        serde_json::json!({
+            "generation": generation, "elapsed_seconds": 1.0, "games": 1, "positions": 1,
+            "positions_per_second": 1.0, "mean_game_length": 1.0, "draw_rate": 0.0, "resign_rate": 0.0,
+            "false_resign_rate": null, "train_steps": 1, "losses": {},
+            "ratings": [{"player": "random", "elo": 0.0, "low": -1.0, "high": 1.0},
+                        {"player": format!("gen{generation}"), "elo": elo, "low": elo - 10.0, "high": elo + 10.0}],
+            "network": format!("gen{generation}"),
+        })
+        .to_string()
+    };
+    std::fs::write(
+        run.join("generations.jsonl"),
+        format!("{}\n{}\n", line(2, 50.0), line(3, 123.5)),
+    )
+    .unwrap();
+    let bundle = dir.join("bundle");
+    let out = zero(&["export", run.to_str().unwrap(), "--out", bundle.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let m = manifest(&bundle);
+    assert_eq!(m["game"], "tours");
+    assert_eq!(m["provenance"]["generation"], 3);
+    assert_eq!(m["provenance"]["elo"], 123.5);
+    assert_eq!(
+        std::fs::read(bundle.join("network.safetensors")).unwrap(),
+        std::fs::read(run.join("checkpoints/a.safetensors")).unwrap()
+    );
+}
+
+#[test]
+fn loading_refuses_damaged_bundles_naming_what_is_wrong() {
+    let dir = scratch("export-damage");
+    let good = tiny_bundle("bashni", &dir, 8);
+    let case = |name: &str, damage: &dyn Fn(&Path), expect: &str| {
+        let bundle = dir.join(name);
+        copy_dir(&good, &bundle);
+        damage(&bundle);
+        let err = load_error(&bundle);
+        assert!(err.contains(expect), "{name}: {err:?} does not say {expect:?}");
+    };
+    case(
+        "missing-pt",
+        &|b| std::fs::remove_file(b.join("network.pt")).unwrap(),
+        "missing file network.pt",
+    );
+    case(
+        "missing-manifest",
+        &|b| std::fs::remove_file(b.join("manifest.json")).unwrap(),
+        "missing file manifest.json",
+    );
+    case(
+        "flipped-weights",
+        &|b| {
+            let path = b.join("network.safetensors");
+            let mut bytes = std::fs::read(&path).unwrap();
+            let last = bytes.len() - 1;
+            bytes[last] ^= 1;
+            std::fs::write(path, bytes).unwrap();
+        },
+        "checksum mismatch for network.safetensors",
+    );
+    case(
+        "future-version",
+        &|b| {
+            let mut m = manifest(b);
+            m["manifest_version"] = 99.into();
+            write_manifest(b, &m);
+        },
+        "unknown manifest version 99",
+    );
+    case(
+        "other-game",
+        &|b| {
+            let mut m = manifest(b);
+            m["game"] = "tours".into();
+            write_manifest(b, &m);
+        },
+        "game mismatch between manifest (tours) and checkpoint (bashni)",
+    );
+    case(
+        "other-encoding",
+        &|b| {
+            let mut m = manifest(b);
+            m["encoding_version"] = 999.into();
+            write_manifest(b, &m);
+        },
+        "encoding version mismatch",
+    );
+    case(
+        "other-actions",
+        &|b| {
+            let mut m = manifest(b);
+            m["action_space"] = 5.into();
+            write_manifest(b, &m);
+        },
+        "action space mismatch",
+    );
+    case(
+        "unknown-field",
+        &|b| {
+            let mut m = manifest(b);
+            m["surprise"] = 1.into();
+            write_manifest(b, &m);
+        },
+        "malformed manifest.json",
+    );
+}

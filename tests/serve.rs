@@ -1,0 +1,209 @@
+//! `zero serve`: the JSON API's errors and limits over raw HTTP, and the page played by clicking in headless
+//! Chromium (scripts/browser-test.sh installs it when missing; the test fails, never skips, without it).
+
+mod support;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use support::{scratch, tiny_bundle};
+use zero_games::Game;
+use zero_games::bashni::Bashni;
+
+/// A running `zero serve`, killed when dropped.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Server {
+    fn start(bundle: &std::path::Path, sims: u32) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_zero"))
+            .args([
+                "serve",
+                bundle.to_str().unwrap(),
+                "--port",
+                "0",
+                "--sims",
+                &sims.to_string(),
+            ])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("zero serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .trim()
+            .strip_prefix("zero serve: http://")
+            .and_then(|a| a.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        assert!(
+            address.starts_with("127.0.0.1:"),
+            "listens on localhost by default: {address}"
+        );
+        Server { child, address }
+    }
+
+    fn request(&self, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
+        request(&self.address, method, path, body)
+    }
+}
+
+/// One HTTP request on a fresh connection: the status and the JSON body (null when not JSON).
+fn request(address: &str, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
+    {
+        let mut stream = TcpStream::connect(address).unwrap();
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let status = response[9..12].parse().unwrap();
+        let body = response.split_once("\r\n\r\n").unwrap().1;
+        (status, serde_json::from_str(body).unwrap_or(serde_json::Value::Null))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn replay(history: &str) -> Bashni {
+    let rules = Bashni::parse_rules(None, &[]).unwrap();
+    let mut game = Bashni::start(&rules);
+    for text in history.split_whitespace().filter(|w| !w.ends_with('.')) {
+        let mv = game.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        game.play(&mv);
+    }
+    game
+}
+
+#[test]
+fn api_refuses_bad_requests_clearly_and_limits_searches() {
+    let dir = scratch("serve-api");
+    let bundle = tiny_bundle("bashni", &dir, 4);
+    // Many simulations: a search lasts long enough for concurrent requests to meet it.
+    let server = Server::start(&bundle, 3000);
+    let (status, state) = server.request("GET", "/api/state", "");
+    assert_eq!(status, 200);
+    assert_eq!(state["game"], "bashni");
+    assert_eq!(state["human_to_move"], true);
+    assert!(state["legal"].as_array().unwrap().iter().any(|m| m["move"] == "c3-d4"));
+
+    for (method, path, body, want, says) in [
+        ("POST", "/api/move", "not json", 400, "malformed JSON"),
+        ("POST", "/api/move", "[1]", 400, "expected a JSON object"),
+        (
+            "POST",
+            "/api/move",
+            "{\"mv\": \"c3-d4\"}",
+            400,
+            "expected a JSON object {\"move\"",
+        ),
+        ("POST", "/api/move", "{\"move\": \"c3-d5\"}", 400, "illegal move"),
+        ("POST", "/api/bot", "", 409, "it is your turn"),
+        ("POST", "/api/undo", "", 409, "nothing to undo"),
+        (
+            "POST",
+            "/api/new",
+            "{\"human\": \"third\"}",
+            400,
+            "human must be first or second",
+        ),
+        ("GET", "/api/move", "", 405, "not allowed"),
+        ("GET", "/nowhere", "", 404, "no such page"),
+    ] {
+        let (status, reply) = server.request(method, path, body);
+        assert_eq!(status, want, "{method} {path} {body}: {reply}");
+        let error = reply["error"].as_str().unwrap_or("");
+        assert!(error.contains(says), "{method} {path} {body}: {error:?}");
+    }
+    let huge = format!("{{\"move\": \"{}\"}}", "x".repeat(20_000));
+    let (status, _) = server.request("POST", "/api/move", &huge);
+    assert_eq!(status, 413);
+
+    let (status, _) = server.request("POST", "/api/move", "{\"move\": \"c3-d4\"}");
+    assert_eq!(status, 200);
+    // Several bot requests at once: one searches, the others are told at once (503 busy, or 409 once it moved).
+    let address = server.address.clone();
+    let threads: Vec<_> = (0..6)
+        .map(|_| {
+            let address = address.clone();
+            std::thread::spawn(move || {
+                let started = std::time::Instant::now();
+                let (status, _) = request(&address, "POST", "/api/bot", "");
+                (status, started.elapsed())
+            })
+        })
+        .collect();
+    let results: Vec<(u16, std::time::Duration)> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert_eq!(results.iter().filter(|r| r.0 == 200).count(), 1, "{results:?}");
+    assert!(
+        results.iter().any(|r| r.0 == 503),
+        "no request met the running search: {results:?}"
+    );
+    assert!(results.iter().all(|r| matches!(r.0, 200 | 503 | 409)), "{results:?}");
+    let (status, state) = server.request("GET", "/api/state", "");
+    assert_eq!(status, 200);
+    assert_eq!(state["moves"].as_array().unwrap().len(), 2);
+    let (status, state) = server.request("POST", "/api/undo", "");
+    assert_eq!(status, 200);
+    assert_eq!(state["moves"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn the_page_is_played_by_clicking_in_headless_chromium() {
+    let dir = scratch("serve-browser");
+    let bundle = tiny_bundle("bashni", &dir, 4);
+    let server = Server::start(&bundle, 4);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/browser-test.sh");
+    let out = Command::new(script)
+        .arg(format!("http://{}/", server.address))
+        .output()
+        .expect("scripts/browser-test.sh runs");
+    assert!(
+        out.status.success(),
+        "the browser test failed (is chromium installable?): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let start = &report["start"];
+    assert_eq!(start["cells"]["c3"], "w");
+    assert_eq!(start["status"], "Your move (you are white)");
+    // Clicking a piece highlights its destinations.
+    assert_eq!(report["after_select"]["targets"], serde_json::json!(["b4", "d4"]));
+    // Clicking one plays the move; the bot answers, and the board drawn is the game's.
+    let first = &report["after_first"];
+    let history = first["history"].as_str().unwrap();
+    assert!(history.starts_with("1. c3-d4 "), "{history}");
+    assert_eq!(
+        history.split_whitespace().filter(|w| !w.ends_with('.')).count(),
+        2,
+        "{history}"
+    );
+    let game = replay(history);
+    assert_eq!(first["position"], game.position());
+    assert_eq!(first["cells"]["d4"], "w");
+    assert!(first["cells"].get("c3").is_none());
+    assert!(first["eval"].as_str().unwrap().starts_with("Bot played "), "{first}");
+    let second = &report["after_second"];
+    let history2 = second["history"].as_str().unwrap();
+    assert!(
+        history2.starts_with(history) && history2.len() > history.len(),
+        "{history2}"
+    );
+    assert_eq!(second["position"], replay(history2).position());
+    // Undo takes back the person's move and the bot's reply.
+    assert_eq!(report["after_undo"]["history"], first["history"]);
+    assert_eq!(report["after_undo"]["position"], first["position"]);
+    assert_eq!(report["after_undo"]["error"], "");
+}

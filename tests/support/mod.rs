@@ -1,0 +1,84 @@
+//! Shared by the bundle tests: tiny checkpoints, exported bundles, running the `zero` binary.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use tch::{Device, nn};
+use zero_games::Game;
+use zero_games::registry::{GameVisitor, dispatch};
+use zero_model::network::NetShape;
+use zero_model::{Checkpoint, CheckpointMeta, NetworkConfig, PolicyValueNet};
+
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zero-bundle-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn tiny_config() -> NetworkConfig {
+    NetworkConfig {
+        blocks: 1,
+        channels: 8,
+        squeeze_excitation: true,
+        global_pool: true,
+        value_hidden: 16,
+        ..Default::default()
+    }
+}
+
+/// A small random network of `game`, with batch-norm statistics moved off their defaults by one training pass.
+pub fn tiny_checkpoint(game: &str, path: &Path, generation: u32, seed: i64) {
+    struct Make<'a>(&'a Path, u32, i64);
+    impl GameVisitor for Make<'_> {
+        type Output = ();
+        fn visit<G: Game>(self) {
+            tch::manual_seed(self.2);
+            let config = tiny_config();
+            let vs = nn::VarStore::new(Device::Cpu);
+            let net = PolicyValueNet::new(&vs.root(), &config, NetShape::of::<G>());
+            let shape = NetShape::of::<G>();
+            let input = tch::Tensor::randn(
+                [4, shape.planes, shape.height, shape.width],
+                (tch::Kind::Float, Device::Cpu),
+            );
+            let _ = net.forward(&input, true);
+            let rules = G::parse_rules(None, &[]).unwrap();
+            let mut meta = CheckpointMeta::new::<G>(&rules, &config);
+            meta.generation = self.1;
+            meta.step = 100 * self.1 as u64;
+            meta.parent_run = Some("run-test".to_string());
+            Checkpoint::save(&vs, &meta, self.0).unwrap();
+        }
+    }
+    dispatch(game, Make(path, generation, seed)).unwrap();
+}
+
+pub fn zero(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zero"))
+        .args(args)
+        .output()
+        .expect("zero runs")
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Exports a tiny network of `game` into `dir/bundle` and returns the bundle's path.
+pub fn tiny_bundle(game: &str, dir: &Path, sims: u32) -> PathBuf {
+    let ckpt = dir.join("net.safetensors");
+    tiny_checkpoint(game, &ckpt, 1, 7);
+    let bundle = dir.join("bundle");
+    let out = zero(&[
+        "export",
+        ckpt.to_str().unwrap(),
+        "--out",
+        bundle.to_str().unwrap(),
+        "--sims",
+        &sims.to_string(),
+    ]);
+    assert!(out.status.success(), "export failed: {}", text(&out.stderr));
+    bundle
+}
