@@ -17,17 +17,21 @@ use zero_selfplay::{Progress, RolloutEvaluator, SelfPlayConfig, SelfPlayStats, S
 #[derive(Args, Debug)]
 pub struct SelfPlayArgs {
     /// Run config: the game, its rules and the `[selfplay]` table.
-    #[arg(long)]
-    pub config: PathBuf,
+    #[arg(long, required_unless_present = "follow")]
+    pub config: Option<PathBuf>,
     /// A checkpoint, or `uniform` for uniform priors and random-playout values (generation 0).
-    #[arg(long)]
-    pub model: String,
+    #[arg(long, required_unless_present = "follow", conflicts_with = "follow")]
+    pub model: Option<String>,
     /// Games to play.
-    #[arg(long)]
-    pub games: usize,
+    #[arg(long, required_unless_present = "follow")]
+    pub games: Option<usize>,
     /// Directory the shards are written to.
-    #[arg(long)]
-    pub out: PathBuf,
+    #[arg(long, required_unless_present = "follow", conflicts_with = "follow")]
+    pub out: Option<PathBuf>,
+    /// Join a run: play with its newest network, add shards to its data directory, pick up each new checkpoint
+    /// between batches of `--games` (default 16) games, and stop when the run has done all its generations.
+    #[arg(long, value_name = "RUN_DIR", conflicts_with = "config")]
+    pub follow: Option<PathBuf>,
     /// Worker threads (default: the config's `selfplay.workers`).
     #[arg(long)]
     pub workers: Option<usize>,
@@ -174,16 +178,18 @@ impl GameVisitor for Play {
         if let Some(s) = args.seed {
             sp.seed = s;
         }
-        let run = args
-            .out
+        let (Some(model), Some(out), Some(games)) = (args.model.as_deref(), args.out.as_deref(), args.games) else {
+            anyhow::bail!("--model, --out and --games are required without --follow");
+        };
+        let run = out
             .file_name()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "selfplay".to_string());
         let job = PlayJob {
             config: &sp,
-            model: &args.model,
-            games: args.games,
-            out: &args.out,
+            model,
+            games,
+            out,
             prefix: format!("selfplay-s{}", sp.seed),
             games_per_shard: sp.games_per_shard,
             run: &run,
@@ -192,7 +198,7 @@ impl GameVisitor for Play {
         println!(
             "{} games in {}; {:.1} s, {:.0} positions/s, {:.0} simulations/s, mean batch {:.1}",
             stats.games,
-            args.out.display(),
+            out.display(),
             secs,
             stats.positions as f64 / secs,
             stats.simulations as f64 / secs,
@@ -204,7 +210,87 @@ impl GameVisitor for Play {
 }
 
 pub fn run(args: SelfPlayArgs) -> Result<()> {
-    let config = RunConfig::load(&args.config)?;
+    if let Some(run_dir) = args.follow.clone() {
+        let config = RunConfig::load(&run_dir.join("config.toml"))
+            .with_context(|| format!("{} is not a zero run directory", run_dir.display()))?;
+        let game = config.game.clone();
+        return dispatch(&game, Follow { args, config, run_dir })?;
+    }
+    let path = args.config.clone().expect("clap requires --config without --follow");
+    let config = RunConfig::load(&path)?;
     let game = config.game.clone();
     dispatch(&game, Play { args, config })?
+}
+
+/// `--follow RUN_DIR`: an extra self-play process for a run, on this machine or another one sharing the run
+/// directory. Its shards are named after the generation of the network that played them (`g0003-follow-…`), so
+/// the run counts them towards that generation and its trainer reads them like its own.
+struct Follow {
+    args: SelfPlayArgs,
+    config: RunConfig,
+    run_dir: PathBuf,
+}
+
+impl GameVisitor for Follow {
+    type Output = Result<()>;
+    fn visit<G: Game>(self) -> Result<()> {
+        let Follow { args, config, run_dir } = self;
+        let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+        let mut sp = config.selfplay.clone();
+        if let Some(w) = args.workers {
+            sp.workers = w.max(1);
+        }
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_else(|_| "host".to_string());
+        let host: String = host.trim().chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+        let run_name = run_dir
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let batch = args.games.unwrap_or(16).max(1);
+        for round in 0u64.. {
+            let state = crate::run::dir::RunDir::read_state(&run_dir)?;
+            if state.generation >= config.run.generations {
+                println!(
+                    "zero selfplay: {} has finished its {} generations",
+                    run_dir.display(),
+                    state.generation
+                );
+                return Ok(());
+            }
+            // The newest network the run has made; generation 0 has none.
+            let generation = (1..=state.generation + 1)
+                .rev()
+                .find(|g| crate::run::dir::checkpoint_path(&run_dir, *g).exists())
+                .unwrap_or(0);
+            let model = if generation == 0 {
+                "uniform".to_string()
+            } else {
+                crate::run::dir::checkpoint_path(&run_dir, generation)
+                    .display()
+                    .to_string()
+            };
+            sp.seed = zero_selfplay::derive_seed(args.seed.unwrap_or(sp.seed) ^ std::process::id() as u64, round);
+            let job = PlayJob {
+                config: &sp,
+                model: &model,
+                games: batch,
+                out: &run_dir.join("data"),
+                prefix: format!(
+                    "{}follow-{host}-{}-{round:05}",
+                    crate::run::dir::shard_prefix(generation),
+                    std::process::id()
+                ),
+                games_per_shard: 1,
+                run: &run_name,
+            };
+            let (stats, secs) = play_games::<G>(&rules, job)?;
+            println!(
+                "zero selfplay: {} games with generation {generation} into {} ({:.0} positions/s)",
+                stats.games,
+                run_dir.join("data").display(),
+                stats.positions as f64 / secs.max(1e-9)
+            );
+        }
+        Ok(())
+    }
 }

@@ -39,18 +39,33 @@ fn a_short_run_beats_generation_zero_against_random() {
         .arg(&config)
         .arg("--run-dir")
         .arg(&dir)
-        .args(["--set", "run.generations=2", "--set", "run.games_per_generation=100"])
+        .args(["--set", "run.generations=3", "--set", "run.games_per_generation=100"])
         .args(["--set", "train.samples_per_position=8"])
-        .args(["--set", "run.eval_games=2", "--set", "run.eval_openings=4", "--set", "run.eval_baselines=[\"random\"]"])
+        .args([
+            "--set",
+            "run.eval_games=2",
+            "--set",
+            "run.eval_openings=4",
+            "--set",
+            "run.eval_baselines=[\"random\"]",
+        ])
         .output()
         .expect("zero runs");
-    assert!(out.status.success(), "zero run failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "zero run failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     let rules = Bashni::parse_rules(None, &[]).unwrap();
     let book = OpeningBook::generate::<Bashni>(&rules, 64, 7, 2, 6);
-    let options = MatchOptions { games_per_pair: GAMES, seed: 11, ..Default::default() };
+    let options = MatchOptions {
+        games_per_pair: GAMES,
+        seed: 11,
+        ..Default::default()
+    };
     let random = Entrant::<Bashni>::parse("random").unwrap();
-    let checkpoint = dir.join("checkpoints/gen-0002.safetensors");
+    let checkpoint = dir.join("checkpoints/gen-0003.safetensors");
     let trained = Entrant::<Bashni>::checkpoint(&checkpoint, "trained", 0, DeviceChoice::Cpu).unwrap();
     let untrained = Entrant::<Bashni>::with_evaluator("generation0", Box::new(UniformEvaluator));
 
@@ -60,7 +75,9 @@ fn a_short_run_beats_generation_zero_against_random() {
     let (zero_score, zero_se) = score(&untrained_games, "generation0");
     let margin = 3.0 * (trained_se.powi(2) + zero_se.powi(2)).sqrt();
     std::fs::remove_dir_all(&dir).unwrap();
-    eprintln!("trained {trained_score:.3} ± {trained_se:.3}, generation 0 {zero_score:.3} ± {zero_se:.3} against random");
+    eprintln!(
+        "trained {trained_score:.3} ± {trained_se:.3}, generation 0 {zero_score:.3} ± {zero_se:.3} against random"
+    );
     assert!(
         trained_score - zero_score > margin,
         "trained {trained_score:.3} vs generation 0 {zero_score:.3} against random over {GAMES} games each \

@@ -150,11 +150,16 @@ impl RunDir {
     }
     /// The network made by the training of generation `generation - 1`.
     pub fn checkpoint(&self, generation: u32) -> PathBuf {
-        self.checkpoints_dir().join(format!("gen-{generation:04}.safetensors"))
+        checkpoint_path(&self.root, generation)
     }
 
     pub fn load_state(&self) -> Result<RunState> {
-        let path = self.root.join("state.json");
+        Self::read_state(&self.root)
+    }
+
+    /// The state of the run in `root`, read without taking its lock (for processes that follow a run).
+    pub fn read_state(root: &Path) -> Result<RunState> {
+        let path = root.join("state.json");
         match std::fs::read_to_string(&path) {
             Ok(text) => serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(RunState::default()),
@@ -205,6 +210,12 @@ impl RunDir {
         }
         Ok((games, positions))
     }
+}
+
+/// Network `generation` of the run in `root`.
+pub fn checkpoint_path(root: &Path, generation: u32) -> PathBuf {
+    root.join("checkpoints")
+        .join(format!("gen-{generation:04}.safetensors"))
 }
 
 /// The start of the names of generation `generation`'s shards.
