@@ -47,8 +47,9 @@ pub(crate) const fn map_vector(sym: usize, x: i32, y: i32) -> (i32, i32) {
     }
 }
 
-/// Symmetry `sym` applied to the cell `(file, rank)` of an `n` x `n` board.
-pub(crate) const fn map_cell(sym: usize, file: i32, rank: i32, n: i32) -> (i32, i32) {
+/// Symmetry `sym` applied to the cell `(file, rank)` of an `n` x `n` board (public: the trainer maps stored
+/// input planes with it).
+pub const fn map_cell(sym: usize, file: i32, rank: i32, n: i32) -> (i32, i32) {
     // Centre the board at the origin (doubled coordinates stay integral), map, shift back.
     let (x, y) = map_vector(sym, 2 * file - (n - 1), 2 * rank - (n - 1));
     ((x + n - 1) / 2, (y + n - 1) / 2)
@@ -65,6 +66,38 @@ pub(crate) const fn map_dir(sym: usize, dir: usize) -> usize {
 
 /// Number of symmetries of the square.
 pub(crate) const SQUARE_SYMMETRIES: usize = 8;
+
+/// `cell_images::<C>(n)[sym][cell]`: where symmetry `sym` maps cell `cell` (`file + n * rank`) of an `n` x `n`
+/// board with `C = n * n` cells.
+pub(crate) const fn cell_images<const C: usize>(n: usize) -> [[u8; C]; SQUARE_SYMMETRIES] {
+    let mut table = [[0; C]; SQUARE_SYMMETRIES];
+    let mut s = 0;
+    while s < SQUARE_SYMMETRIES {
+        let mut c = 0;
+        while c < C {
+            let (f, r) = map_cell(s, (c % n) as i32, (c / n) as i32, n as i32);
+            table[s][c] = (f + n as i32 * r) as u8;
+            c += 1;
+        }
+        s += 1;
+    }
+    table
+}
+
+/// `DIR_IMAGE[sym][dir]`: where symmetry `sym` maps direction `dir`.
+pub(crate) const DIR_IMAGE: [[u8; 8]; SQUARE_SYMMETRIES] = {
+    let mut table = [[0; 8]; SQUARE_SYMMETRIES];
+    let mut s = 0;
+    while s < SQUARE_SYMMETRIES {
+        let mut d = 0;
+        while d < 8 {
+            table[s][d] = map_dir(s, d) as u8;
+            d += 1;
+        }
+        s += 1;
+    }
+    table
+};
 
 #[cfg(test)]
 mod tests {

@@ -21,7 +21,7 @@ pub mod bashni;
 pub mod checks;
 mod common;
 pub mod files;
-mod grid;
+pub mod grid;
 pub mod registry;
 pub mod tours;
 pub mod zobrist;

@@ -126,10 +126,28 @@ pub struct Checkpoint {
     pub net: PolicyValueNet,
 }
 
-/// One tensor's bytes, ready for safetensors.
-struct RawTensor {
-    shape: Vec<usize>,
-    bytes: Vec<u8>,
+/// One tensor's float32 bytes, ready for safetensors (the trainer's state files use it too).
+pub struct RawTensor {
+    pub shape: Vec<usize>,
+    pub bytes: Vec<u8>,
+}
+
+impl RawTensor {
+    /// The tensor's values as little-endian float32, copied to the CPU.
+    pub fn from_tensor(t: &Tensor) -> RawTensor {
+        let t = t.detach().to_device(Device::Cpu).to_kind(Kind::Float).contiguous();
+        let values: Vec<f32> = Vec::try_from(t.flatten(0, -1)).expect("float tensor");
+        RawTensor {
+            shape: t.size().iter().map(|&d| d as usize).collect(),
+            bytes: values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        }
+    }
+}
+
+/// A safetensors file of `named` tensors whose header carries `json` under `key`.
+pub fn serialize_with_metadata(named: &[(String, RawTensor)], key: &str, json: String) -> Result<Vec<u8>, String> {
+    let info = HashMap::from([(key.to_string(), json)]);
+    safetensors::serialize(named.iter().map(|(n, t)| (n.as_str(), t)), Some(info)).map_err(|e| e.to_string())
 }
 
 impl View for &RawTensor {
@@ -169,13 +187,7 @@ impl Checkpoint {
         let mut named: Vec<(String, RawTensor)> = vs
             .variables()
             .into_iter()
-            .map(|(name, t)| {
-                let t = t.detach().to_device(Device::Cpu).to_kind(Kind::Float).contiguous();
-                let shape = t.size().iter().map(|&d| d as usize).collect();
-                let values: Vec<f32> = Vec::try_from(t.flatten(0, -1)).expect("float tensor");
-                let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-                (name, RawTensor { shape, bytes })
-            })
+            .map(|(name, t)| (name, RawTensor::from_tensor(&t)))
             .collect();
         named.sort_by(|a, b| a.0.cmp(&b.0));
         let mut meta = meta.clone();
@@ -185,12 +197,9 @@ impl Checkpoint {
                 .map(|(n, t)| (n.as_str(), t.shape.as_slice(), t.bytes.as_slice())),
         );
         let json = serde_json::to_string(&meta).expect("metadata serializes");
-        let info = HashMap::from([(METADATA_KEY.to_string(), json)]);
-        let bytes = safetensors::serialize(named.iter().map(|(n, t)| (n.as_str(), t)), Some(info)).map_err(|e| {
-            CheckpointError::Corrupt {
-                path: path.to_path_buf(),
-                reason: e.to_string(),
-            }
+        let bytes = serialize_with_metadata(&named, METADATA_KEY, json).map_err(|reason| CheckpointError::Corrupt {
+            path: path.to_path_buf(),
+            reason,
         })?;
         zero_games::files::write_atomically(path, &bytes).map_err(|source| CheckpointError::Io {
             path: path.to_path_buf(),

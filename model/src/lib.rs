@@ -17,7 +17,7 @@ pub mod encode;
 pub mod evaluator;
 pub mod network;
 
-pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
+pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta, RawTensor, serialize_with_metadata};
 pub use device::DeviceChoice;
 pub use evaluator::{EvalRequest, Evaluation, Evaluator, NetworkEvaluator, UniformEvaluator};
 pub use network::{NetOutput, NetworkConfig, PolicyValueNet};

@@ -10,24 +10,14 @@
 use zero_data::TrainingSample;
 use zero_games::{Action, Game};
 
-/// The dihedral symmetry `sym` of the square (numbered as in the games' `grid.rs`: 0 identity, 1-3 rotations by
+/// The dihedral symmetry `sym` of the square (numbered as in `zero_games::grid`: 0 identity, 1-3 rotations by
 /// 90/180/270 degrees anticlockwise, 4 mirror of files, 5 mirror of ranks, 6 the a1-h8 diagonal, 7 the other
-/// diagonal) applied to cell `(file, rank)` of an `n` x `n` board.
+/// diagonal) applied to cell `(file, rank)` of an `n` x `n` board: the games' own map, so planes and actions
+/// transform alike.
 pub fn map_cell(sym: usize, file: usize, rank: usize, n: usize) -> (usize, usize) {
-    // Centre the board at the origin in doubled coordinates (integral for odd and even n), map, shift back.
-    let (x, y) = (2 * file as i64 - (n as i64 - 1), 2 * rank as i64 - (n as i64 - 1));
-    let (x, y) = match sym {
-        0 => (x, y),
-        1 => (-y, x),
-        2 => (-x, -y),
-        3 => (y, -x),
-        4 => (-x, y),
-        5 => (x, -y),
-        6 => (y, x),
-        7 => (-y, -x),
-        _ => panic!("symmetry {sym} of the square does not exist"),
-    };
-    (((x + n as i64 - 1) / 2) as usize, ((y + n as i64 - 1) / 2) as usize)
+    assert!(sym < 8, "symmetry {sym} of the square does not exist");
+    let (f, r) = zero_games::grid::map_cell(sym, file as i32, rank as i32, n as i32);
+    (f as usize, r as usize)
 }
 
 /// Per-symmetry tables for game `G`: where each cell of a plane goes.

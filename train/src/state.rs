@@ -2,16 +2,15 @@
 //! in its header under the key `zero.train`, the JSON [`TrainState`] (step, seed, optimizer updates, loss scale).
 //! Written atomically, before the network file, and tied to it by the step.
 
-use std::borrow::Cow;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use safetensors::tensor::{Dtype, SafeTensors, View};
+use safetensors::tensor::{Dtype, SafeTensors};
 use serde::{Deserialize, Serialize};
-use tch::{Device, Kind, Tensor};
+use tch::Tensor;
 
 use crate::TrainError;
 use crate::config::OptimizerKind;
+use zero_model::{RawTensor, serialize_with_metadata};
 
 /// Version of the train-state layout.
 pub const TRAIN_STATE_FORMAT: u32 = 1;
@@ -50,44 +49,14 @@ pub fn train_state_path(checkpoint: &Path) -> PathBuf {
     checkpoint.with_file_name(format!("{stem}.train.safetensors"))
 }
 
-struct RawTensor {
-    shape: Vec<usize>,
-    bytes: Vec<u8>,
-}
-
-impl View for &RawTensor {
-    fn dtype(&self) -> Dtype {
-        Dtype::F32
-    }
-    fn shape(&self) -> &[usize] {
-        &self.shape
-    }
-    fn data(&self) -> Cow<'_, [u8]> {
-        Cow::Borrowed(&self.bytes)
-    }
-    fn data_len(&self) -> usize {
-        self.bytes.len()
-    }
-}
-
 /// Writes `state` and `tensors` to `path` atomically.
 pub fn save(path: &Path, state: &TrainState, tensors: &[(String, Tensor)]) -> Result<(), TrainError> {
     let raw: Vec<(String, RawTensor)> = tensors
         .iter()
-        .map(|(name, t)| {
-            let t = t.detach().to_device(Device::Cpu).to_kind(Kind::Float).contiguous();
-            let values: Vec<f32> = Vec::try_from(t.flatten(0, -1)).expect("float tensor");
-            let raw = RawTensor {
-                shape: t.size().iter().map(|&d| d as usize).collect(),
-                bytes: values.iter().flat_map(|v| v.to_le_bytes()).collect(),
-            };
-            (name.clone(), raw)
-        })
+        .map(|(name, t)| (name.clone(), RawTensor::from_tensor(t)))
         .collect();
     let json = serde_json::to_string(state).expect("train state serializes");
-    let info = HashMap::from([(METADATA_KEY.to_string(), json)]);
-    let bytes = safetensors::serialize(raw.iter().map(|(n, t)| (n.as_str(), t)), Some(info))
-        .map_err(|e| TrainError::state(path, e.to_string()))?;
+    let bytes = serialize_with_metadata(&raw, METADATA_KEY, json).map_err(|e| TrainError::state(path, e))?;
     zero_games::files::write_atomically(path, &bytes).map_err(|e| TrainError::state(path, e.to_string()))
 }
 

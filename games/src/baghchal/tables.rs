@@ -2,7 +2,8 @@
 //!
 //! Point index = file + 5 * rank (a1 = 0, e1 = 4, a5 = 20, e5 = 24); a set of points is a `u32` bitboard.
 
-use crate::grid::{DIR_VECTORS, SQUARE_SYMMETRIES, map_cell, map_dir};
+pub(crate) use crate::grid::DIR_IMAGE;
+use crate::grid::{DIR_VECTORS, SQUARE_SYMMETRIES, cell_images};
 use crate::zobrist;
 
 pub(crate) const POINTS: usize = 25;
@@ -61,36 +62,8 @@ pub(crate) const JUMP: [[u8; 8]; POINTS] = {
     table
 };
 
-/// `POINT_IMAGE[sym][point]`: the point `point` is mapped to by symmetry `sym`.
-pub(crate) const POINT_IMAGE: [[u8; POINTS]; SQUARE_SYMMETRIES] = {
-    let mut table = [[0; POINTS]; SQUARE_SYMMETRIES];
-    let mut s = 0;
-    while s < SQUARE_SYMMETRIES {
-        let mut p = 0;
-        while p < POINTS {
-            let (f, r) = map_cell(s, (p % 5) as i32, (p / 5) as i32, 5);
-            table[s][p] = (f + 5 * r) as u8;
-            p += 1;
-        }
-        s += 1;
-    }
-    table
-};
-
-/// `DIR_IMAGE[sym][dir]`: the direction `dir` is mapped to by symmetry `sym`.
-pub(crate) const DIR_IMAGE: [[u8; 8]; SQUARE_SYMMETRIES] = {
-    let mut table = [[0; 8]; SQUARE_SYMMETRIES];
-    let mut s = 0;
-    while s < SQUARE_SYMMETRIES {
-        let mut d = 0;
-        while d < 8 {
-            table[s][d] = map_dir(s, d) as u8;
-            d += 1;
-        }
-        s += 1;
-    }
-    table
-};
+/// `POINT_IMAGE[sym][cell]`: where symmetry `sym` maps a cell.
+pub(crate) const POINT_IMAGE: [[u8; POINTS]; SQUARE_SYMMETRIES] = cell_images::<POINTS>(5);
 
 /// A set of points under symmetry `sym`.
 pub(crate) fn map_points(sym: usize, set: u32) -> u32 {

@@ -2,7 +2,8 @@
 //!
 //! Square index = file + 8 * rank (a1 = 0, h1 = 7, a8 = 56); a set of squares is a `u64` bitboard.
 
-use crate::grid::{DIR_VECTORS, SQUARE_SYMMETRIES, map_cell, map_dir, opposite};
+pub(crate) use crate::grid::DIR_IMAGE;
+use crate::grid::{DIR_VECTORS, SQUARE_SYMMETRIES, cell_images, opposite};
 use crate::zobrist;
 
 pub(crate) const SQUARES: usize = 64;
@@ -66,36 +67,8 @@ pub(crate) fn count_forms(lone: u64) -> u64 {
     2 * total
 }
 
-/// `SQUARE_IMAGE[sym][square]`: where symmetry `sym` maps `square`.
-pub(crate) const SQUARE_IMAGE: [[u8; SQUARES]; SQUARE_SYMMETRIES] = {
-    let mut table = [[0; SQUARES]; SQUARE_SYMMETRIES];
-    let mut s = 0;
-    while s < SQUARE_SYMMETRIES {
-        let mut q = 0;
-        while q < SQUARES {
-            let (f, r) = map_cell(s, (q % 8) as i32, (q / 8) as i32, 8);
-            table[s][q] = (f + 8 * r) as u8;
-            q += 1;
-        }
-        s += 1;
-    }
-    table
-};
-
-/// `DIR_IMAGE[sym][dir]`: where symmetry `sym` maps direction `dir`.
-pub(crate) const DIR_IMAGE: [[u8; 8]; SQUARE_SYMMETRIES] = {
-    let mut table = [[0; 8]; SQUARE_SYMMETRIES];
-    let mut s = 0;
-    while s < SQUARE_SYMMETRIES {
-        let mut d = 0;
-        while d < 8 {
-            table[s][d] = map_dir(s, d) as u8;
-            d += 1;
-        }
-        s += 1;
-    }
-    table
-};
+/// `SQUARE_IMAGE[sym][cell]`: where symmetry `sym` maps a cell.
+pub(crate) const SQUARE_IMAGE: [[u8; SQUARES]; SQUARE_SYMMETRIES] = cell_images::<SQUARES>(8);
 
 /// A set of squares under symmetry `sym`.
 pub(crate) fn map_squares(sym: usize, set: u64) -> u64 {
