@@ -154,7 +154,12 @@ fn ratings(generations: &[GenerationSummary], x: impl Fn(&GenerationSummary) -> 
     let mut by_player: BTreeMap<String, Vec<Point>> = BTreeMap::new();
     for g in generations {
         for r in &g.ratings {
-            // Each generation's network under one name, so the line shows the run's progress.
+            // Each generation's network under one name, so the line shows the run's progress; the previous
+            // generation it also played is that line's earlier point, not a series of its own.
+            let earlier_network = r.player.strip_prefix("gen").is_some_and(|n| n.parse::<u32>().is_ok());
+            if earlier_network && r.player != g.network {
+                continue;
+            }
             let name = if r.player == g.network {
                 "network".to_string()
             } else {
