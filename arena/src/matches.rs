@@ -116,7 +116,7 @@ fn paired_jobs(a: usize, b: usize, games: usize, first_opening: usize, book_len:
 
 fn play_jobs<G: Game>(
     rules: &G::Rules,
-    entrants: &[Entrant<G>],
+    entrants: &[&Entrant<G>],
     book: &OpeningBook,
     jobs: &[Job],
     options: &MatchOptions,
@@ -149,24 +149,8 @@ pub fn head_to_head<G: Game>(
     book: &OpeningBook,
     options: &MatchOptions,
 ) -> Result<Vec<GameRecord>, ArenaError> {
-    let pool = [a, b];
     let jobs = paired_jobs(0, 1, options.games_per_pair, 0, book.openings.len());
-    book.validate::<G>(rules)?;
-    jobs.par_iter()
-        .enumerate()
-        .map(|(n, job)| {
-            let mut first = pool[job.first].player(options.seed, 2 * n as u64);
-            let mut second = pool[job.second].player(options.seed, 2 * n as u64 + 1);
-            play_game(
-                rules,
-                book,
-                job.opening,
-                first.as_mut(),
-                second.as_mut(),
-                options.max_plies,
-            )
-        })
-        .collect()
+    play_jobs(rules, &[a, b], book, &jobs, options)
 }
 
 /// A finished round robin: the table and every game.
@@ -207,7 +191,8 @@ pub fn round_robin<G: Game>(
             pair += 1;
         }
     }
-    let records = play_jobs(rules, entrants, book, &jobs, options)?;
+    let pool: Vec<&Entrant<G>> = entrants.iter().collect();
+    let records = play_jobs(rules, &pool, book, &jobs, options)?;
     let results: Vec<GameResult> = jobs
         .iter()
         .zip(&records)
