@@ -202,30 +202,38 @@ impl Bashni {
 
     // ---- move generation ----
 
+    /// The towers that capture now and the jumps behind them: the tower in the middle of a capture alone, with its
+    /// jumps so far, or else every tower able to start one, with none.
+    fn capture_starts(&self) -> (u32, JumpLog) {
+        if self.capturing != NONE {
+            (1 << self.capturing, self.log)
+        } else {
+            (capturers(&self.board, &self.rules, self.side), JumpLog::default())
+        }
+    }
+
+    /// Whether quiet moves are legal too: never in the middle of a capture, and beside captures only when
+    /// capturing is optional.
+    fn quiet_moves_allowed(&self, captures: bool) -> bool {
+        self.capturing == NONE && (!captures || !self.rules.mandatory_capture)
+    }
+
     pub(crate) fn legal_moves_into(&self, out: &mut Vec<Move>) {
         out.clear();
         if self.draw.is_some() {
             return;
         }
-        if self.capturing != NONE {
-            let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
-            let from = self.capturing as usize;
-            search.captures_from(from, self.log, &mut |stops: &[u8]| out.push(Move::capture(from, stops)));
-            return;
-        }
-        let mut towers = capturers(&self.board, &self.rules, self.side);
+        let (mut towers, log) = self.capture_starts();
         let captures = towers != 0;
         if captures {
             let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
             while towers != 0 {
                 let from = towers.trailing_zeros() as usize;
                 towers &= towers - 1;
-                search.captures_from(from, JumpLog::default(), &mut |stops: &[u8]| {
-                    out.push(Move::capture(from, stops))
-                });
+                search.captures_from(from, log, &mut |stops: &[u8]| out.push(Move::capture(from, stops)));
             }
         }
-        if !captures || !self.rules.mandatory_capture {
+        if self.quiet_moves_allowed(captures) {
             quiet_moves(&self.board, self.side, |from, to| out.push(Move::quiet(from, to)));
         }
     }
@@ -278,27 +286,19 @@ impl Bashni {
         if self.draw.is_some() {
             return;
         }
-        if self.capturing != NONE {
-            let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
-            let from = self.capturing as usize;
-            search.jumps_from(from, self.log, &mut |land: &[u8]| {
-                out.push(action_between(from, land[0] as usize))
-            });
-            return;
-        }
-        let mut towers = capturers(&self.board, &self.rules, self.side);
+        let (mut towers, log) = self.capture_starts();
         let captures = towers != 0;
         if captures {
             let mut search = CaptureSearch::new(&self.board, &self.rules, self.side);
             while towers != 0 {
                 let from = towers.trailing_zeros() as usize;
                 towers &= towers - 1;
-                search.jumps_from(from, JumpLog::default(), &mut |land: &[u8]| {
+                search.jumps_from(from, log, &mut |land: &[u8]| {
                     out.push(action_between(from, land[0] as usize))
                 });
             }
         }
-        if !captures || !self.rules.mandatory_capture {
+        if self.quiet_moves_allowed(captures) {
             quiet_moves(&self.board, self.side, |from, to| out.push(action_between(from, to)));
         }
     }
