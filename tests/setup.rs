@@ -56,6 +56,29 @@ fn too_old_python_is_reported_with_its_step() {
 }
 
 #[test]
+fn too_little_disk_is_reported_before_anything_is_installed() {
+    let cache = scratch("nodisk");
+    // No disk anywhere has 100 PB free, so the check must refuse, naming what it needs and how much it found.
+    let out = setup(&cache, &[("ZERO_SETUP_MIN_FREE_GB", "100000000")]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("FAILED at step: check disk space"), "{err}");
+    assert!(err.contains("need 100000000 GB"), "{err}");
+    assert!(!cache.join("torch-2.13.0/venv").exists(), "a venv was created anyway");
+    std::fs::remove_dir_all(cache).unwrap();
+}
+
+#[test]
+fn a_malformed_disk_setting_is_named() {
+    let cache = scratch("badsetting");
+    let out = setup(&cache, &[("ZERO_SETUP_MIN_FREE_GB", "eight")]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("ZERO_SETUP_MIN_FREE_GB='eight'"), "{err}");
+    std::fs::remove_dir_all(cache).unwrap();
+}
+
+#[test]
 fn half_installed_venv_is_replaced_and_an_unreachable_registry_reported() {
     let cache = scratch("offline");
     // What an interrupted earlier run leaves: a venv directory with no marker.
@@ -65,6 +88,8 @@ fn half_installed_venv_is_replaced_and_an_unreachable_registry_reported() {
     let out = setup(
         &cache,
         &[
+            // Scratch space (often a small /tmp) need not hold a real install to reach the pip step.
+            ("ZERO_SETUP_MIN_FREE_GB", "0"),
             ("PIP_INDEX_URL", "http://127.0.0.1:9/simple"),
             ("PIP_RETRIES", "0"),
             ("PIP_TIMEOUT", "2"),
