@@ -141,6 +141,47 @@ impl RunConfig {
     }
 }
 
+/// Keys a run may change when it resumes: how long it goes on, how much each evaluation plays, and the
+/// machine's resources. Every other key shapes the data, networks or ratings the run already made.
+pub const RESUMABLE_KEYS: &[&str] = &[
+    "run.generations",
+    "run.eval_games",
+    "run.eval_baselines",
+    "run.eval_previous",
+    "selfplay.workers",
+    "selfplay.games_in_flight",
+    "train.device",
+    "train.threads",
+    "train.prefetch_batches",
+];
+
+impl RunConfig {
+    /// The dotted keys whose values differ between two configs (a key set in only one counts).
+    pub fn differing_keys(&self, other: &RunConfig) -> Vec<String> {
+        fn walk(prefix: &str, a: Option<&toml::Value>, b: Option<&toml::Value>, out: &mut Vec<String>) {
+            match (a, b) {
+                (Some(toml::Value::Table(a)), Some(toml::Value::Table(b))) => {
+                    let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+                    for key in keys {
+                        let path = if prefix.is_empty() {
+                            key.clone()
+                        } else {
+                            format!("{prefix}.{key}")
+                        };
+                        walk(&path, a.get(key), b.get(key), out);
+                    }
+                }
+                (a, b) if a != b => out.push(prefix.to_string()),
+                _ => {}
+            }
+        }
+        let value = |c: &RunConfig| toml::Value::try_from(c).expect("the config serializes");
+        let mut out = Vec::new();
+        walk("", Some(&value(self)), Some(&value(other)), &mut out);
+        out
+    }
+}
+
 /// Sets `a.b.c = value` in a TOML table; the value is read as a TOML value (`64`, `true`, `"x"`, `[1, 2]`) and,
 /// when it is not one, as a string.
 fn apply_override(root: &mut toml::Table, text: &str) -> Result<()> {
@@ -229,6 +270,26 @@ mod tests {
             let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("configs/{file}.toml"));
             RunConfig::load(&path).unwrap();
         }
+    }
+
+    #[test]
+    fn differing_keys_name_each_changed_value_by_its_full_path() {
+        let base = RunConfig::parse("game = \"tours\"\n", "t.toml").unwrap();
+        assert!(base.differing_keys(&base.clone()).is_empty());
+        let changed = RunConfig::parse_with_overrides(
+            &base.to_toml(),
+            "t.toml",
+            &["run.generations=7".to_string(), "network.blocks=3".to_string()],
+        )
+        .unwrap();
+        assert_eq!(
+            base.differing_keys(&changed),
+            vec!["network.blocks".to_string(), "run.generations".to_string()]
+        );
+        // A key present in only one of them counts as changed.
+        let mut with_variant = base.clone();
+        with_variant.variant = Some("standard".to_string());
+        assert_eq!(base.differing_keys(&with_variant), vec!["variant".to_string()]);
     }
 
     #[test]

@@ -123,15 +123,41 @@ fn a_killed_run_resumes_without_losing_games_and_a_second_process_is_refused() {
     let again = zero().arg("run").arg("--run-dir").arg(&dir).output().unwrap();
     assert!(again.status.success());
     assert!(String::from_utf8_lossy(&again.stdout).contains("report/index.html"));
-    // A different config for the same directory is refused.
+    // A different config for the same directory is refused, naming the keys that may not change...
     let other = zero()
         .arg("run")
         .arg("--run-dir")
         .arg(&dir)
-        .args(["--set", "run.generations=9"])
+        .args(["--set", "network.blocks=9"])
         .output()
         .unwrap();
     assert!(!other.status.success());
-    assert!(String::from_utf8_lossy(&other.stderr).contains("different config"));
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(err.contains("different config (network.blocks differ"), "{err}");
+    // ... while how long the run goes on may change, and the run records it.
+    let extended = zero()
+        .arg("run")
+        .arg("--run-dir")
+        .arg(&dir)
+        .args(["--set", "run.generations=1"])
+        .output()
+        .unwrap();
+    assert!(
+        extended.status.success(),
+        "{}",
+        String::from_utf8_lossy(&extended.stderr)
+    );
+    let recorded = std::fs::read_to_string(dir.join("config.toml")).unwrap();
+    assert!(recorded.contains("generations = 1"), "{recorded}");
+    // The evaluation games: the baselines' pairing played once, each generation's own pairings.
+    for file in [
+        "games/baselines/random-vs-greedy.jsonl",
+        "games/gen-0001/vs-random.jsonl",
+        "games/gen-0002/vs-gen1.jsonl",
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(text.lines().count(), 4, "{file}");
+    }
+    assert!(!dir.join("games/gen-0001/vs-gen0.jsonl").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -75,6 +75,32 @@ impl Standings {
     }
 }
 
+/// Rates every player that appears in `records` (in order of first appearance), with `anchor` at 0 when it
+/// played, else the first player: how a pool of games recorded over time, as a training run's, is rated.
+pub fn rate_records(records: &[crate::GameRecord], anchor: &str) -> Result<Standings, ArenaError> {
+    let mut names: Vec<String> = Vec::new();
+    let index = |name: &str, names: &mut Vec<String>| match names.iter().position(|n| n == name) {
+        Some(i) => i,
+        None => {
+            names.push(name.to_string());
+            names.len() - 1
+        }
+    };
+    let results: Vec<GameResult> = records
+        .iter()
+        .map(|r| GameResult {
+            first: index(&r.first, &mut names),
+            second: index(&r.second, &mut names),
+            first_score: r.first_score(),
+        })
+        .collect();
+    if names.is_empty() {
+        return Err(ArenaError::Ratings("no games to rate".to_string()));
+    }
+    let anchor = names.iter().position(|n| n == anchor).unwrap_or(0);
+    rate(&names, &results, anchor)
+}
+
 /// Fits ratings for `names` from `results`, with `names[anchor]` at 0.
 pub fn rate(names: &[String], results: &[GameResult], anchor: usize) -> Result<Standings, ArenaError> {
     let n = names.len();

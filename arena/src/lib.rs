@@ -28,7 +28,7 @@ pub mod records;
 pub mod spec;
 pub mod sprt;
 
-pub use elo::{GameResult, Standing, Standings, rate};
+pub use elo::{GameResult, Standing, Standings, rate, rate_records};
 pub use entrant::Entrant;
 pub use matches::{MatchOptions, RoundRobin, head_to_head, play_game, round_robin};
 pub use openings::OpeningBook;

@@ -22,6 +22,10 @@ pub struct MatchOptions {
     /// A game the rules have not ended after this many plies is a draw (`arena-ply-cap`); only matters when
     /// the rule set has no ply cap of its own.
     pub max_plies: u32,
+    /// Where in the book the match starts (pairs of a round robin start further on): matches played separately
+    /// can then cover different openings.
+    #[serde(default)]
+    pub first_opening: usize,
 }
 
 impl Default for MatchOptions {
@@ -30,6 +34,7 @@ impl Default for MatchOptions {
             games_per_pair: 20,
             seed: 0,
             max_plies: 2000,
+            first_opening: 0,
         }
     }
 }
@@ -149,7 +154,7 @@ pub fn head_to_head<G: Game>(
     book: &OpeningBook,
     options: &MatchOptions,
 ) -> Result<Vec<GameRecord>, ArenaError> {
-    let jobs = paired_jobs(0, 1, options.games_per_pair, 0, book.openings.len());
+    let jobs = paired_jobs(0, 1, options.games_per_pair, options.first_opening, book.openings.len());
     play_jobs(rules, &[a, b], book, &jobs, options)
 }
 
@@ -186,7 +191,7 @@ pub fn round_robin<G: Game>(
     let mut pair = 0;
     for a in 0..entrants.len() {
         for b in a + 1..entrants.len() {
-            let start = pair * options.games_per_pair.div_ceil(2);
+            let start = options.first_opening + pair * options.games_per_pair.div_ceil(2);
             jobs.extend(paired_jobs(a, b, options.games_per_pair, start, book.openings.len()));
             pair += 1;
         }

@@ -4,7 +4,7 @@
 
 use crate::ArenaError;
 use serde::{Deserialize, Serialize};
-use std::io::{BufRead, BufWriter, Write};
+use std::io::BufRead;
 use std::path::Path;
 use zero_games::{EndReason, Game, Outcome, Player};
 
@@ -89,18 +89,18 @@ pub fn agrees(record: &GameRecord, outcome: Option<Outcome>) -> bool {
     }
 }
 
-/// Writes records as JSONL.
+/// Writes records as JSONL, atomically: a reader (or a run resumed after a kill) sees all of them or none.
 pub fn write_jsonl(path: &Path, records: &[GameRecord]) -> Result<(), ArenaError> {
     let io = |source| ArenaError::Io {
         path: path.display().to_string(),
         source,
     };
-    let mut out = BufWriter::new(std::fs::File::create(path).map_err(io)?);
+    let mut out = Vec::new();
     for record in records {
         serde_json::to_writer(&mut out, record).map_err(|e| io(e.into()))?;
-        out.write_all(b"\n").map_err(io)?;
+        out.push(b'\n');
     }
-    out.flush().map_err(io)
+    zero_games::files::write_atomically(path, &out).map_err(io)
 }
 
 /// Reads records written by [`write_jsonl`].

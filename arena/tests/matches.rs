@@ -1,7 +1,7 @@
 //! Every player finishes games with a legal result on every game, and every record replays to its outcome.
 
 use zero_arena::records::{agrees, read_jsonl, replay, write_jsonl};
-use zero_arena::{Entrant, MatchOptions, OpeningBook, round_robin};
+use zero_arena::{Entrant, MatchOptions, OpeningBook, head_to_head, rate_records, round_robin};
 use zero_games::Game;
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
@@ -28,6 +28,7 @@ fn every_pair_plays_legal_games<G: Game>() {
         games_per_pair: 2,
         seed: 9,
         max_plies: 2000,
+        first_opening: 0,
     };
     let result = round_robin(&rules, &entrants, &book, &options).unwrap();
     assert_eq!(result.records.len(), 2 * 10);
@@ -79,4 +80,49 @@ fn a_book_for_another_game_is_refused() {
     let book = OpeningBook::generate::<Tours>(&rules, 2, 1, 2, 4);
     let bashni_rules = Bashni::parse_rules(None, &[]).unwrap();
     assert!(book.validate::<Bashni>(&bashni_rules).is_err());
+}
+
+#[test]
+fn a_match_starts_where_told_in_the_book_and_its_records_rate_as_a_pool() {
+    let rules = Tours::parse_rules(None, &["max_plies=60".to_string()]).unwrap();
+    let book = OpeningBook::generate::<Tours>(&rules, 5, 2, 2, 4);
+    let random = Entrant::<Tours>::parse("random").unwrap();
+    let greedy = Entrant::<Tours>::parse("greedy").unwrap();
+    let options = MatchOptions {
+        games_per_pair: 4,
+        seed: 1,
+        first_opening: 3,
+        ..Default::default()
+    };
+    let records = head_to_head(&rules, &greedy, &random, &book, &options).unwrap();
+    let openings: Vec<usize> = records.iter().map(|r| r.opening_index).collect();
+    // Two openings from the fourth, each twice with the colours swapped, wrapping round the book's end.
+    assert_eq!(openings, vec![3, 3, 4, 4]);
+    let later = head_to_head(
+        &rules,
+        &greedy,
+        &random,
+        &book,
+        &MatchOptions {
+            first_opening: 4,
+            ..options.clone()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        later.iter().map(|r| r.opening_index).collect::<Vec<_>>(),
+        vec![4, 4, 0, 0]
+    );
+
+    // Records from separate matches rate as one pool, anchored at the named player.
+    let mut pool = records.clone();
+    pool.extend(later);
+    let standings = rate_records(&pool, "random").unwrap();
+    assert_eq!(standings.anchor, "random");
+    assert_eq!(standings.get("random").unwrap().elo, 0.0);
+    assert_eq!(standings.get("greedy").unwrap().games, 8);
+    // Without the anchor among the players, the first player met is the anchor.
+    let standings = rate_records(&pool, "nobody").unwrap();
+    assert_eq!(standings.anchor, "greedy");
+    assert!(rate_records(&[], "random").is_err());
 }

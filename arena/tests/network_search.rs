@@ -53,6 +53,7 @@ fn searching_checkpoint_plays_legal_games<G: Game>() {
         games_per_pair: 2,
         seed: 3,
         max_plies: 2000,
+        first_opening: 0,
     };
     let result = round_robin(&rules, &entrants, &book, &options).unwrap();
     assert_eq!(result.records.len(), 2 * 3);

@@ -156,7 +156,7 @@ fn ratings(generations: &[GenerationSummary], x: impl Fn(&GenerationSummary) -> 
         for r in &g.ratings {
             // Each generation's network under one name, so the line shows the run's progress; the previous
             // generation it also played is that line's earlier point, not a series of its own.
-            let earlier_network = r.player.strip_prefix("gen").is_some_and(|n| n.parse::<u32>().is_ok());
+            let earlier_network = crate::run::evaluate::is_network_name(&r.player);
             if earlier_network && r.player != g.network {
                 continue;
             }

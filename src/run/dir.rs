@@ -9,7 +9,8 @@
 //!   state.json         the next generation and phase (written atomically after each phase)
 //!   data/              self-play shards: g0003-….parquet (+ .games.parquet), one finished game per shard
 //!   checkpoints/       gen-0004.safetensors (+ .train.safetensors: optimizer and data cursor)
-//!   games/             evaluation games of each generation, gen-0004.jsonl
+//!   games/             evaluation games, one file per pairing: baselines/random-vs-greedy.jsonl (played once),
+//!                      gen-0004/vs-random.jsonl, gen-0004/vs-gen3.jsonl (see `evaluate`)
 //!   openings.json      the evaluation openings, generated once
 //!   metrics.jsonl      one line per training step
 //!   generations.jsonl  one summary line per generation
@@ -96,12 +97,19 @@ impl RunDir {
     fn clean_leftovers(&self) -> Result<()> {
         let removed = zero_data::clean_incomplete(&self.data_dir()).context("cleaning the data directory")?;
         let mut count = removed.len();
-        for sub in [
+        let mut dirs = vec![
             self.root.clone(),
             self.checkpoints_dir(),
             self.games_dir(),
             self.report_dir(),
-        ] {
+        ];
+        // Evaluation games live one level down, a folder per generation.
+        for entry in std::fs::read_dir(self.games_dir())?.flatten() {
+            if entry.path().is_dir() {
+                dirs.push(entry.path());
+            }
+        }
+        for sub in dirs {
             for entry in std::fs::read_dir(&sub)?.flatten() {
                 if zero_games::files::is_temporary(&entry.path()) {
                     std::fs::remove_file(entry.path())?;

@@ -5,6 +5,7 @@
 //! run killed at any moment resumes where it stopped when `zero run` is given the same directory.
 
 pub mod dir;
+pub mod evaluate;
 
 use crate::config::RunConfig;
 use crate::report::{self, GenerationSummary, RatingPoint};
@@ -16,7 +17,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
-use zero_arena::{Entrant, MatchOptions, OpeningBook, round_robin};
+use zero_arena::OpeningBook;
 use zero_games::Game;
 use zero_games::registry::{GameVisitor, dispatch};
 use zero_model::DeviceChoice;
@@ -34,16 +35,23 @@ pub struct RunArgs {
     /// The run directory (default: runs/<config name>).
     #[arg(long)]
     pub run_dir: Option<PathBuf>,
-    /// Override a config value, e.g. `--set selfplay.simulations=64` (repeatable; a new run only).
+    /// Override a config value, e.g. `--set selfplay.simulations=64` (repeatable). On an existing run only
+    /// the keys that may change on resume (run.generations, evaluation and resources) are accepted.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
 }
 
 pub fn run(args: RunArgs) -> Result<()> {
-    let (config, run_dir) = resolve(&args)?;
+    let Resolved {
+        config,
+        run_dir,
+        record_config,
+    } = resolve(&args)?;
     let dir = RunDir::open(&run_dir)?;
-    if !dir.config_path().exists() {
+    if record_config {
         zero_games::files::write_atomically(&dir.config_path(), config.to_toml().as_bytes())?;
+    }
+    if !dir.root().join("version.txt").exists() {
         let version = format!(
             "zero {} (git {})\n",
             env!("CARGO_PKG_VERSION"),
@@ -55,8 +63,17 @@ pub fn run(args: RunArgs) -> Result<()> {
     dispatch(&game, Loop { config, dir })?
 }
 
-/// The config and directory of this invocation; an existing run keeps the config it recorded.
-fn resolve(args: &RunArgs) -> Result<(RunConfig, PathBuf)> {
+/// The config and directory of an invocation.
+struct Resolved {
+    config: RunConfig,
+    run_dir: PathBuf,
+    /// Whether the run directory must (re)record the config: a new run, or one resumed with changed keys.
+    record_config: bool,
+}
+
+/// The config and directory of this invocation; an existing run keeps the config it recorded, except for the
+/// keys a resumed run may change.
+fn resolve(args: &RunArgs) -> Result<Resolved> {
     let (text, origin, name) = match &args.config {
         Some(path) => (
             std::fs::read_to_string(path).with_context(|| format!("reading config {}", path.display()))?,
@@ -79,21 +96,46 @@ fn resolve(args: &RunArgs) -> Result<(RunConfig, PathBuf)> {
     if recorded.exists() {
         let existing =
             RunConfig::load(&recorded).with_context(|| format!("the run's recorded config {}", recorded.display()))?;
-        if args.config.is_some() || !args.set.is_empty() {
-            let given = RunConfig::parse_with_overrides(&text, &origin, &args.set)?;
-            if given != existing {
-                bail!(
-                    "{} already holds a run made with a different config; resume it with `zero run --run-dir {}` \
-                     (no config), or choose another --run-dir",
-                    run_dir.display(),
-                    run_dir.display()
-                );
-            }
+        // Without a config file, overrides apply to the run's own config.
+        let wanted = match &args.config {
+            Some(_) => RunConfig::parse_with_overrides(&text, &origin, &args.set)?,
+            None => RunConfig::parse_with_overrides(&existing.to_toml(), &recorded.display().to_string(), &args.set)?,
+        };
+        let changed = existing.differing_keys(&wanted);
+        let fixed: Vec<&String> = changed
+            .iter()
+            .filter(|k| !crate::config::RESUMABLE_KEYS.contains(&k.as_str()))
+            .collect();
+        if !fixed.is_empty() {
+            bail!(
+                "{} already holds a run made with a different config ({} differ; a resumed run may change only {}); \
+                 resume it with `zero run --run-dir {}`, or choose another --run-dir",
+                run_dir.display(),
+                fixed.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", "),
+                crate::config::RESUMABLE_KEYS.join(", "),
+                run_dir.display()
+            );
         }
-        eprintln!("zero run: resuming {}", run_dir.display());
-        return Ok((existing, run_dir));
+        if changed.is_empty() {
+            eprintln!("zero run: resuming {}", run_dir.display());
+        } else {
+            eprintln!(
+                "zero run: resuming {} with new {}",
+                run_dir.display(),
+                changed.join(", ")
+            );
+        }
+        return Ok(Resolved {
+            config: wanted,
+            run_dir,
+            record_config: !changed.is_empty(),
+        });
     }
-    Ok((RunConfig::parse_with_overrides(&text, &origin, &args.set)?, run_dir))
+    Ok(Resolved {
+        config: RunConfig::parse_with_overrides(&text, &origin, &args.set)?,
+        run_dir,
+        record_config: true,
+    })
 }
 
 struct Loop {
@@ -216,49 +258,26 @@ fn run_loop<G: Game>(config: &RunConfig, dir: &RunDir) -> Result<()> {
             dir.save_state(&state)?;
         }
 
-        // Evaluation: the new network against the references and its parent.
-        let network_name = format!("gen{}", g + 1);
-        let mut entrants: Vec<Entrant<G>> = Vec::new();
-        for spec in &config.run.eval_baselines {
-            entrants.push(Entrant::parse(spec)?);
-        }
-        let ckpt = |generation: u32| {
-            format!(
-                "ckpt:{},sims={},name=gen{generation}",
-                dir.checkpoint(generation).display(),
-                config.run.eval_simulations
-            )
+        // Evaluation: the new network against the references and its parent, rated over the run's whole pool.
+        let network_name = evaluate::network_name(g + 1);
+        let ratings = if config.run.eval_games == 0 {
+            Vec::new()
+        } else {
+            let standings = evaluate::evaluate::<G>(config, dir, &rules, &book, g + 1)?;
+            let parent = evaluate::network_name(g);
+            standings
+                .rows
+                .iter()
+                // The summary keeps this generation's neighbourhood: the baselines, the network and its parent.
+                .filter(|r| r.name == network_name || r.name == parent || !evaluate::is_network_name(&r.name))
+                .map(|r| RatingPoint {
+                    player: r.name.clone(),
+                    elo: r.elo,
+                    low: r.elo - r.elo_interval,
+                    high: r.elo + r.elo_interval,
+                })
+                .collect()
         };
-        entrants.push(Entrant::parse(&ckpt(g + 1))?);
-        if config.run.eval_previous && g >= 1 {
-            entrants.push(Entrant::parse(&ckpt(g))?);
-        }
-        let options = MatchOptions {
-            games_per_pair: config.run.eval_games,
-            seed: zero_selfplay::derive_seed(config.run.seed, 0xE7A1 + g as u64),
-            ..Default::default()
-        };
-        eprint!(
-            "evaluating {} players, {} games per pair...",
-            entrants.len(),
-            options.games_per_pair
-        );
-        let result = round_robin::<G>(&rules, &entrants, &book, &options)?;
-        eprintln!(" done");
-        let records = dir.games_dir().join(format!("gen-{:04}.jsonl", g + 1));
-        zero_arena::records::write_jsonl(&records, &result.records)?;
-
-        let ratings: Vec<RatingPoint> = result
-            .standings
-            .rows
-            .iter()
-            .map(|r| RatingPoint {
-                player: r.name.clone(),
-                elo: r.elo,
-                low: r.elo - r.elo_interval,
-                high: r.elo + r.elo_interval,
-            })
-            .collect();
         let s = stats.unwrap_or_default();
         let resigned: u64 = s
             .results
