@@ -12,7 +12,7 @@ use zero_train::TrainConfig;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct LoopConfig {
-    /// Generations to run; raise it and run again on the same directory to go on.
+    /// Generations to run; `zero run --run-dir DIR --set run.generations=N` goes on past it.
     pub generations: u32,
     /// Self-play games per generation.
     pub games_per_generation: usize,
@@ -28,6 +28,20 @@ pub struct LoopConfig {
     pub eval_openings: usize,
     /// Seed of the run's self-play and evaluation.
     pub seed: u64,
+    /// Gate each new network: it replaces the network self-play uses only when an SPRT against that one accepts
+    /// "at least `gate_elo1` stronger" (AlphaGo Zero's gating; off, every new network plays, as in AlphaZero).
+    /// Training always goes on from the newest network.
+    pub gate: bool,
+    /// The SPRT's hypotheses, in Elo: H0 "the new network is `gate_elo0` stronger", H1 "`gate_elo1` stronger".
+    pub gate_elo0: f64,
+    pub gate_elo1: f64,
+    /// Error rates: accepting H1 when H0 holds, and H0 when H1 holds.
+    pub gate_alpha: f64,
+    pub gate_beta: f64,
+    /// Games after which an undecided test keeps the current network.
+    pub gate_max_games: usize,
+    /// Games played (and kept in one file) between looks at the test.
+    pub gate_batch_games: usize,
 }
 
 impl Default for LoopConfig {
@@ -41,6 +55,13 @@ impl Default for LoopConfig {
             eval_previous: true,
             eval_openings: 32,
             seed: 1,
+            gate: false,
+            gate_elo0: 0.0,
+            gate_elo1: 35.0,
+            gate_alpha: 0.05,
+            gate_beta: 0.05,
+            gate_max_games: 400,
+            gate_batch_games: 20,
         }
     }
 }
@@ -55,6 +76,23 @@ impl LoopConfig {
         }
         for spec in &self.eval_baselines {
             zero_arena::PlayerSpec::parse(spec).map_err(|e| format!("run.eval_baselines: {e}"))?;
+        }
+        if !(self.gate_elo0.is_finite() && self.gate_elo1.is_finite() && self.gate_elo1 > self.gate_elo0) {
+            return Err(format!(
+                "run.gate_elo1 ({}) must be finite and above run.gate_elo0 ({})",
+                self.gate_elo1, self.gate_elo0
+            ));
+        }
+        for (key, p) in [("run.gate_alpha", self.gate_alpha), ("run.gate_beta", self.gate_beta)] {
+            if !(p > 0.0 && p < 0.5) {
+                return Err(format!("{key} must be between 0 and 0.5, not {p}"));
+            }
+        }
+        if self.gate_batch_games < 2 || self.gate_max_games < self.gate_batch_games {
+            return Err(format!(
+                "run.gate_batch_games ({}) must be at least 2 and at most run.gate_max_games ({})",
+                self.gate_batch_games, self.gate_max_games
+            ));
         }
         Ok(())
     }

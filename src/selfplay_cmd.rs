@@ -257,15 +257,29 @@ impl GameVisitor for Follow {
                 );
                 return Ok(());
             }
-            // The newest network the run has made; generation 0 has none.
-            let generation = (1..=state.generation + 1)
-                .rev()
-                .find(|g| crate::run::dir::checkpoint_path(&run_dir, *g).exists())
-                .unwrap_or(0);
-            let model = if generation == 0 {
+            // The network the run's own self-play uses: with gating, the last one promoted; else the newest the
+            // run has made (generation 0 has none). Shards are named after the generation they count towards.
+            let (generation, network) = match state.selfplay_network {
+                Some(network) if config.run.gate => {
+                    let generation = if state.phase == crate::run::dir::Phase::Selfplay {
+                        state.generation
+                    } else {
+                        state.generation + 1
+                    };
+                    (generation, network)
+                }
+                _ => {
+                    let newest = (1..=state.generation + 1)
+                        .rev()
+                        .find(|g| crate::run::dir::checkpoint_path(&run_dir, *g).exists())
+                        .unwrap_or(0);
+                    (newest, newest)
+                }
+            };
+            let model = if network == 0 {
                 "uniform".to_string()
             } else {
-                crate::run::dir::checkpoint_path(&run_dir, generation)
+                crate::run::dir::checkpoint_path(&run_dir, network)
                     .display()
                     .to_string()
             };
@@ -285,7 +299,7 @@ impl GameVisitor for Follow {
             };
             let (stats, secs) = play_games::<G>(&rules, job)?;
             println!(
-                "zero selfplay: {} games with generation {generation} into {} ({:.0} positions/s)",
+                "zero selfplay: {} games of generation {generation} with network {network} into {} ({:.0} positions/s)",
                 stats.games,
                 run_dir.join("data").display(),
                 stats.positions as f64 / secs.max(1e-9)

@@ -161,3 +161,91 @@ fn a_killed_run_resumes_without_losing_games_and_a_second_process_is_refused() {
     assert!(!dir.join("games/gen-0001/vs-gen0.jsonl").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_gated_run_keeps_its_self_play_network_until_one_is_promoted_and_a_follower_joins_it() {
+    let dir = std::env::temp_dir().join(format!("zero-run-gate-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/baghchal-quick.toml");
+    let gated = [
+        "run.generations=3",
+        "run.games_per_generation=40",
+        "run.eval_games=4",
+        "run.eval_openings=4",
+        "selfplay.games_in_flight=4",
+        "run.gate=true",
+        "run.gate_batch_games=4",
+        "run.gate_max_games=8",
+    ];
+    let mut run = zero();
+    run.arg("run").arg(&config).arg("--run-dir").arg(&dir);
+    for s in gated {
+        run.args(["--set", s]);
+    }
+    let mut run = run.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+
+    // A follower joins once the run has started, plays batches of 2 games with the run's self-play network, and
+    // stops by itself when the run has done its generations.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while !dir.join("config.toml").exists() {
+        assert!(Instant::now() < deadline, "the run did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let follower = zero()
+        .args(["selfplay", "--follow"])
+        .arg(&dir)
+        .args(["--games", "2"])
+        .output()
+        .unwrap();
+    assert!(
+        follower.status.success(),
+        "{}",
+        String::from_utf8_lossy(&follower.stderr)
+    );
+    let said = String::from_utf8_lossy(&follower.stdout);
+    assert!(said.contains("has finished its 3 generations"), "{said}");
+    assert!(run.wait().unwrap().success());
+    let followed: Vec<_> = finished_games(&dir)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("-follow-"))
+        .collect();
+    assert!(!followed.is_empty(), "the follower wrote no shards; it said: {said}");
+
+    // Generations 2 and 3 were gated against the network self-play used; what they decided is what the state
+    // says self-play uses next.
+    let summaries: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("generations.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(summaries.len(), 3);
+    assert!(
+        summaries[0].get("gate").is_none(),
+        "the first network has nothing to be gated against"
+    );
+    let mut selfplay = 1;
+    for s in &summaries[1..] {
+        let gate = &s["gate"];
+        assert_eq!(gate["opponent"], format!("gen{selfplay}"), "{s}");
+        let games = gate["games"].as_u64().unwrap();
+        assert!((2..=8).contains(&games) && games % 2 == 0, "{gate}");
+        let generation = s["generation"].as_u64().unwrap();
+        assert!(
+            dir.join(format!("games/gen-{generation:04}/gate-vs-gen{selfplay}-000.jsonl"))
+                .exists()
+        );
+        if gate["promoted"].as_bool().unwrap() {
+            assert_eq!(gate["decision"], "accept H1");
+            selfplay = generation;
+        } else {
+            assert!(gate["decision"] != "accept H1", "{gate}");
+        }
+    }
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("state.json")).unwrap()).unwrap();
+    assert_eq!(state["selfplay_network"], selfplay, "{state}");
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut run.stdout.take().unwrap(), &mut out).unwrap();
+    assert!(out.contains("gate: gen2"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

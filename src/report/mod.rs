@@ -40,6 +40,9 @@ pub struct GenerationSummary {
     pub ratings: Vec<RatingPoint>,
     /// Name of the rated network of this generation (in `ratings`).
     pub network: String,
+    /// With `run.gate`: what the gate decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<crate::run::gate::GateSummary>,
 }
 
 /// Reads `generations.jsonl`; a torn last line (a run killed while appending) is ignored.
@@ -119,15 +122,24 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
         let elo = net.map_or("-".to_string(), |r| {
             format!("{:.0} [{:.0}, {:.0}]", r.elo, r.low, r.high)
         });
+        let gate = g.gate.as_ref().map_or(String::new(), |gate| {
+            format!(
+                "{} {} ({} games)",
+                if gate.promoted { "replaces" } else { "kept" },
+                gate.opponent,
+                gate.games
+            )
+        });
         rows.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.0}</td><td>{:.1}</td><td>{:.0}%</td><td>{}</td></tr>\n",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.0}</td><td>{:.1}</td><td>{:.0}%</td><td>{}</td><td>{}</td></tr>\n",
             g.generation,
             g.games,
             g.positions,
             g.positions_per_second,
             g.mean_game_length,
             100.0 * g.draw_rate,
-            escape(&elo)
+            escape(&elo),
+            escape(&gate)
         ));
     }
     let images: String = plots
@@ -136,7 +148,7 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
         .map(|n| format!("<img src=\"{0}\" alt=\"{0}\">\n", n.to_string_lossy()))
         .collect();
     format!(
-        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>zero run {t}</title>\n<style>body{{font-family:sans-serif;margin:2em}}img{{max-width:48%;margin:0.5%}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}}pre{{background:#f4f4f4;padding:1em}}</style></head>\n<body><h1>zero run {t}</h1>\n<h2>Generations</h2>\n<table><tr><th>generation</th><th>games</th><th>positions</th><th>positions/s</th><th>mean length</th><th>draws</th><th>Elo [95%]</th></tr>\n{rows}</table>\n<h2>Plots</h2>\n{images}<h2>Config</h2>\n<pre>{config}</pre>\n</body></html>\n",
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>zero run {t}</title>\n<style>body{{font-family:sans-serif;margin:2em}}img{{max-width:48%;margin:0.5%}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}}pre{{background:#f4f4f4;padding:1em}}</style></head>\n<body><h1>zero run {t}</h1>\n<h2>Generations</h2>\n<table><tr><th>generation</th><th>games</th><th>positions</th><th>positions/s</th><th>mean length</th><th>draws</th><th>Elo [95%]</th><th>gate</th></tr>\n{rows}</table>\n<h2>Plots</h2>\n{images}<h2>Config</h2>\n<pre>{config}</pre>\n</body></html>\n",
         t = escape(&title),
         config = escape(config)
     )

@@ -40,6 +40,10 @@ pub struct RunState {
     pub phase: Phase,
     /// Seconds of work over every session of the run.
     pub elapsed_seconds: f64,
+    /// The network the next self-play uses: the newest one, or with `run.gate` the last one promoted (absent in
+    /// a new run, and in runs made before it was recorded: then the newest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selfplay_network: Option<u32>,
 }
 
 impl Default for RunState {
@@ -48,6 +52,7 @@ impl Default for RunState {
             generation: 0,
             phase: Phase::Selfplay,
             elapsed_seconds: 0.0,
+            selfplay_network: None,
         }
     }
 }

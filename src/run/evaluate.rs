@@ -149,7 +149,7 @@ pub fn evaluate<G: Game>(
 }
 
 /// Network `generation` as an arena player, under its run name.
-fn entrant<G: Game>(config: &RunConfig, dir: &RunDir, generation: u32) -> Result<Entrant<G>> {
+pub(super) fn entrant<G: Game>(config: &RunConfig, dir: &RunDir, generation: u32) -> Result<Entrant<G>> {
     let spec = format!(
         "ckpt:{},sims={},name={}",
         dir.checkpoint(generation).display(),
@@ -196,7 +196,7 @@ fn file_stem(name: &str) -> String {
 }
 
 /// FNV-1a of a path relative to the run directory: the same on every machine that shares the run.
-fn stable_hash(path: &Path, root: &Path) -> u64 {
+pub(super) fn stable_hash(path: &Path, root: &Path) -> u64 {
     let relative = path.strip_prefix(root).unwrap_or(path);
     relative
         .to_string_lossy()

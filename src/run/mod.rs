@@ -6,6 +6,7 @@
 
 pub mod dir;
 pub mod evaluate;
+pub mod gate;
 
 use crate::config::RunConfig;
 use crate::report::{self, GenerationSummary, RatingPoint};
@@ -175,10 +176,12 @@ fn run_loop<G: Game>(config: &RunConfig, dir: &RunDir) -> Result<()> {
         let mut stats = None;
         if state.phase == Phase::Selfplay {
             if have < wanted {
-                let model = if g == 0 {
+                // The newest network, or with gating the last one promoted.
+                let network = state.selfplay_network.unwrap_or(g);
+                let model = if network == 0 {
                     "uniform".to_string()
                 } else {
-                    dir.checkpoint(g).display().to_string()
+                    dir.checkpoint(network).display().to_string()
                 };
                 let mut sp = config.selfplay.clone();
                 // A fresh seed for each session, so that a resumed generation does not replay the same games.
@@ -278,6 +281,18 @@ fn run_loop<G: Game>(config: &RunConfig, dir: &RunDir) -> Result<()> {
                 })
                 .collect()
         };
+        // Gating: the network self-play uses next.
+        let mut gate = None;
+        let next_selfplay = match state.selfplay_network {
+            Some(incumbent) if config.run.gate && incumbent >= 1 => {
+                let summary = gate::gate::<G>(config, dir, &rules, &book, g + 1, incumbent)?;
+                let promoted = summary.promoted;
+                gate = Some(summary);
+                if promoted { g + 1 } else { incumbent }
+            }
+            // Without gating, and for the first network (nothing to gate it against): the newest.
+            _ => g + 1,
+        };
         let s = stats.unwrap_or_default();
         let resigned: u64 = s
             .results
@@ -321,11 +336,13 @@ fn run_loop<G: Game>(config: &RunConfig, dir: &RunDir) -> Result<()> {
             losses,
             ratings,
             network: network_name.clone(),
+            gate,
         };
         RunDir::append_line(&dir.generations_path(), &summary)?;
         print_summary(&summary);
         state.generation = g + 1;
         state.phase = Phase::Selfplay;
+        state.selfplay_network = Some(next_selfplay);
         state.elapsed_seconds = base_elapsed + session.elapsed().as_secs_f64();
         dir.save_state(&state)?;
         let report = report::write_report(dir.root())?;
@@ -368,6 +385,23 @@ fn print_summary(s: &GenerationSummary) {
         elo(&s.network),
         others.join(", ")
     );
+    if let Some(gate) = &s.gate {
+        println!("                {}", gate_line(gate, &s.network));
+    }
+}
+
+/// A gate's decision in words, for the summary line and the report.
+pub fn gate_line(gate: &gate::GateSummary, network: &str) -> String {
+    format!(
+        "gate: {} {} against {} ({}, {} games, score {:.0}%, LLR {:.2})",
+        network,
+        if gate.promoted { "replaces" } else { "does not replace" },
+        gate.opponent,
+        gate.decision,
+        gate.games,
+        100.0 * gate.score,
+        gate.llr
+    )
 }
 
 /// The run's evaluation openings: generated once and kept, so every generation plays the same ones.
