@@ -121,6 +121,8 @@ fn api_refuses_bad_requests_clearly_and_limits_searches() {
         ),
         ("GET", "/api/move", "", 405, "not allowed"),
         ("GET", "/nowhere", "", 404, "no such page"),
+        ("GET", "/api/state?game=../x", "", 400, "game=ID must be"),
+        ("GET", "/api/state?game=", "", 400, "game=ID must be"),
     ] {
         let (status, reply) = server.request(method, path, body);
         assert_eq!(status, want, "{method} {path} {body}: {reply}");
@@ -158,6 +160,27 @@ fn api_refuses_bad_requests_clearly_and_limits_searches() {
     let (status, state) = server.request("POST", "/api/undo", "");
     assert_eq!(status, 200);
     assert_eq!(state["moves"].as_array().unwrap().len(), 0);
+
+    // Each game id is a game of its own: a move in one leaves the others, and the default game, as they were.
+    let (status, state) = server.request("POST", "/api/move?game=tab-1", "{\"move\": \"c3-d4\"}");
+    assert_eq!(status, 200);
+    assert_eq!(state["moves"], serde_json::json!(["c3-d4"]));
+    let (_, other) = server.request("POST", "/api/new?game=tab_2", "{\"human\": \"second\"}");
+    assert_eq!(other["human_to_move"], false);
+    let (_, default) = server.request("GET", "/api/state", "");
+    assert_eq!(default["moves"].as_array().unwrap().len(), 0);
+    assert_eq!(default["human_to_move"], true);
+    let (_, first) = server.request("GET", "/api/state?game=tab-1", "");
+    assert_eq!(first["moves"], serde_json::json!(["c3-d4"]));
+    let (_, second) = server.request("GET", "/api/state?game=tab_2&x=1", "");
+    assert_eq!(second["human_to_move"], false);
+    // Games are bounded: once 256 other games have been used since, a game is forgotten and starts afresh.
+    for i in 0..256 {
+        let (status, _) = server.request("GET", &format!("/api/state?game=flood{i}"), "");
+        assert_eq!(status, 200);
+    }
+    let (_, first) = server.request("GET", "/api/state?game=tab-1", "");
+    assert_eq!(first["moves"].as_array().unwrap().len(), 0, "{first}");
 }
 
 #[test]

@@ -1,17 +1,25 @@
 //! `zero serve BUNDLE`: a web page to play the bot in a browser, and the JSON API it uses (see
-//! `docs/protocol.md`). One game is kept on the server; one search runs at a time (further bot requests get
-//! 503 at once rather than queueing), and the HTTP layer bounds connections, headers and bodies.
+//! `docs/protocol.md`). Each browser tab plays its own game, named by the `?game=ID` the page adds to every
+//! request (a request without one plays the `default` game); at most [`MAX_GAMES`] games are kept, the least
+//! recently used one making room for a new one. One search runs at a time (further bot requests get 503 at once
+//! rather than queueing), and the HTTP layer bounds connections, headers and bodies.
 
 use super::engine::{Engine, describe_outcome};
 use super::http::{self, Request, Response};
 use crate::bundle::Bundle;
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex, TryLockError};
+use std::time::Instant;
 use zero_games::{Game, Player};
 
 const PAGE: &str = include_str!("page.html");
+/// Games kept at once: memory stays bounded however many tabs (or scripts) open games.
+pub const MAX_GAMES: usize = 256;
+/// The game a request without `?game=ID` plays.
+const DEFAULT_GAME: &str = "default";
 
 struct Table<G: Game> {
     game: G,
@@ -21,12 +29,34 @@ struct Table<G: Game> {
     human: Player,
     /// The last move made, for the page to animate, with the bot's evaluation when the bot made it.
     last: Value,
+    /// When a request last used this game, for evicting the least recently used.
+    used: Instant,
+}
+
+impl<G: Game> Table<G> {
+    fn new(rules: &G::Rules, human_first: bool) -> Table<G> {
+        let game = G::start(rules);
+        let human = if human_first {
+            game.to_move()
+        } else {
+            game.to_move().other()
+        };
+        Table {
+            game,
+            before_human_moves: Vec::new(),
+            moves: Vec::new(),
+            human,
+            last: Value::Null,
+            used: Instant::now(),
+        }
+    }
 }
 
 struct Server<G: Game> {
     /// Locked only by a search: `try_lock` failing means a search is running (the semaphore of one).
     engine: Mutex<Engine<G>>,
-    table: Mutex<Table<G>>,
+    /// Every game, by its id.
+    tables: Mutex<HashMap<String, Table<G>>>,
     /// The bundle's rules, kept apart so that a new game need not wait for a running search.
     rules: G::Rules,
     height: i64,
@@ -35,20 +65,12 @@ struct Server<G: Game> {
 
 pub fn run<G: Game>(bundle: &Bundle, sims: Option<u32>, host: &str, port: u16) -> Result<()> {
     let engine = Engine::<G>::from_bundle(bundle, sims)?;
-    let start = G::start(&engine.rules);
-    let human = start.to_move();
     let [_, height, width] = bundle.manifest.input_shape;
     let rules = engine.rules.clone();
     let server = Arc::new(Server {
         rules,
         engine: Mutex::new(engine),
-        table: Mutex::new(Table {
-            game: start,
-            before_human_moves: Vec::new(),
-            moves: Vec::new(),
-            human,
-            last: Value::Null,
-        }),
+        tables: Mutex::new(HashMap::new()),
         height,
         width,
     });
@@ -67,23 +89,49 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl<G: Game> Server<G> {
     fn handle(&self, request: Request) -> Response {
-        let path = request.path.split('?').next().unwrap_or("");
+        let (path, query) = request.path.split_once('?').unwrap_or((&request.path, ""));
+        if path.starts_with("/api/") {
+            let id = match game_id(query) {
+                Ok(id) => id,
+                Err(r) => return r,
+            };
+            match (request.method.as_str(), path) {
+                ("GET", "/api/state") => return self.with_table(&id, |table| Response::json(200, &self.state(table))),
+                ("POST", "/api/move") => return self.human_move(&id, &request.body),
+                ("POST", "/api/bot") => return self.bot_move(&id),
+                ("POST", "/api/undo") => return self.undo(&id),
+                ("POST", "/api/new") => return self.new_game(&id, &request.body),
+                _ => {}
+            }
+        }
         match (request.method.as_str(), path) {
             ("GET", "/") => Response {
                 status: 200,
                 content_type: "text/html; charset=utf-8",
                 body: PAGE.as_bytes().to_vec(),
             },
-            ("GET", "/api/state") => Response::json(200, &self.state(&lock(&self.table))),
-            ("POST", "/api/move") => self.human_move(&request.body),
-            ("POST", "/api/bot") => self.bot_move(),
-            ("POST", "/api/undo") => self.undo(),
-            ("POST", "/api/new") => self.new_game(&request.body),
             (_, "/" | "/api/state" | "/api/move" | "/api/bot" | "/api/undo" | "/api/new") => {
                 Response::error(405, format!("{} is not allowed on {path}", request.method))
             }
             _ => Response::error(404, format!("no such page: {path}")),
         }
+    }
+
+    /// Runs `f` on game `id`, starting it (the person playing first) when it is new, and evicting the least
+    /// recently used game when there are too many.
+    fn with_table<R>(&self, id: &str, f: impl FnOnce(&mut Table<G>) -> R) -> R {
+        let mut tables = lock(&self.tables);
+        if !tables.contains_key(id) {
+            if tables.len() >= MAX_GAMES
+                && let Some(oldest) = tables.iter().min_by_key(|(_, t)| t.used).map(|(k, _)| k.clone())
+            {
+                tables.remove(&oldest);
+            }
+            tables.insert(id.to_string(), Table::new(&self.rules, true));
+        }
+        let table = tables.get_mut(id).expect("inserted above");
+        table.used = Instant::now();
+        f(table)
     }
 
     fn state(&self, table: &Table<G>) -> Value {
@@ -116,7 +164,7 @@ impl<G: Game> Server<G> {
         })
     }
 
-    fn human_move(&self, body: &[u8]) -> Response {
+    fn human_move(&self, id: &str, body: &[u8]) -> Response {
         let text = match parse_body(body).and_then(|v| match v.get("move").and_then(Value::as_str) {
             Some(m) => Ok(m.to_string()),
             None => Err(Response::error(400, "expected a JSON object {\"move\": \"<move>\"}")),
@@ -124,14 +172,17 @@ impl<G: Game> Server<G> {
             Ok(t) => t,
             Err(r) => return r,
         };
-        let mut table = lock(&self.table);
+        self.with_table(id, |table| self.play_human(table, &text))
+    }
+
+    fn play_human(&self, table: &mut Table<G>, text: &str) -> Response {
         if let Some(outcome) = table.game.outcome() {
             return Response::error(409, format!("game over: {}", describe_outcome::<G>(&outcome)));
         }
         if table.game.to_move() != table.human {
             return Response::error(409, "it is the bot's turn");
         }
-        let mv = match table.game.parse_move(&text) {
+        let mv = match table.game.parse_move(text) {
             Ok(mv) => mv,
             Err(e) => return Response::error(400, format!("illegal move: {e}")),
         };
@@ -141,53 +192,60 @@ impl<G: Game> Server<G> {
         table.game.play(&mv);
         table.moves.push(formatted.clone());
         table.last = json!({ "by": "human", "move": formatted, "squares": squares_of(&formatted) });
-        Response::json(200, &self.state(&table))
+        Response::json(200, &self.state(table))
     }
 
-    fn bot_move(&self) -> Response {
+    fn bot_move(&self, id: &str) -> Response {
         let mut engine = match self.engine.try_lock() {
             Ok(engine) => engine,
             Err(TryLockError::WouldBlock) => return Response::error(503, "the bot is already thinking; try again"),
             Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
         };
-        let (game, ply_count) = {
-            let table = lock(&self.table);
+        let (game, ply_count) = match self.with_table(id, |table| {
             if let Some(outcome) = table.game.outcome() {
-                return Response::error(409, format!("game over: {}", describe_outcome::<G>(&outcome)));
+                return Err(Response::error(
+                    409,
+                    format!("game over: {}", describe_outcome::<G>(&outcome)),
+                ));
             }
             if table.game.to_move() == table.human {
-                return Response::error(409, "it is your turn, not the bot's");
+                return Err(Response::error(409, "it is your turn, not the bot's"));
             }
-            (table.game.clone(), table.moves.len())
+            Ok((table.game.clone(), table.moves.len()))
+        }) {
+            Ok(found) => found,
+            Err(r) => return r,
         };
-        // The table is not locked while the bot thinks: the page stays readable.
+        // The games are not locked while the bot thinks: pages stay readable and other games playable.
         let budget = engine.default_budget;
         let thought = engine.think(&game, budget);
-        let mut table = lock(&self.table);
-        if table.moves.len() != ply_count || table.game.position() != game.position() {
-            return Response::error(409, "the game changed while the bot was thinking");
-        }
-        table.game.play(&thought.mv);
-        table.moves.push(thought.text.clone());
-        table.last = json!({
-            "by": "bot", "move": thought.text, "squares": squares_of(&thought.text),
-            "value": thought.value, "line": thought.line, "simulations": thought.simulations,
-        });
-        Response::json(200, &self.state(&table))
+        self.with_table(id, |table| {
+            if table.moves.len() != ply_count || table.game.position() != game.position() {
+                return Response::error(409, "the game changed while the bot was thinking");
+            }
+            table.game.play(&thought.mv);
+            table.moves.push(thought.text.clone());
+            table.last = json!({
+                "by": "bot", "move": thought.text, "squares": squares_of(&thought.text),
+                "value": thought.value, "line": thought.line, "simulations": thought.simulations,
+            });
+            Response::json(200, &self.state(table))
+        })
     }
 
-    fn undo(&self) -> Response {
-        let mut table = lock(&self.table);
-        let Some((game, moves)) = table.before_human_moves.pop() else {
-            return Response::error(409, "nothing to undo");
-        };
-        table.game = game;
-        table.moves.truncate(moves);
-        table.last = Value::Null;
-        Response::json(200, &self.state(&table))
+    fn undo(&self, id: &str) -> Response {
+        self.with_table(id, |table| {
+            let Some((game, moves)) = table.before_human_moves.pop() else {
+                return Response::error(409, "nothing to undo");
+            };
+            table.game = game;
+            table.moves.truncate(moves);
+            table.last = Value::Null;
+            Response::json(200, &self.state(table))
+        })
     }
 
-    fn new_game(&self, body: &[u8]) -> Response {
+    fn new_game(&self, id: &str, body: &[u8]) -> Response {
         let human_first = if body.iter().all(u8::is_ascii_whitespace) {
             true
         } else {
@@ -199,18 +257,31 @@ impl<G: Game> Server<G> {
                 Err(r) => return r,
             }
         };
-        let mut table = lock(&self.table);
-        table.game = G::start(&self.rules);
-        table.human = if human_first {
-            table.game.to_move()
-        } else {
-            table.game.to_move().other()
-        };
-        table.before_human_moves.clear();
-        table.moves.clear();
-        table.last = Value::Null;
-        Response::json(200, &self.state(&table))
+        self.with_table(id, |table| {
+            *table = Table::new(&self.rules, human_first);
+            Response::json(200, &self.state(table))
+        })
     }
+}
+
+/// The game a request plays: `game=ID` in the query (1 to 64 letters, digits, `-` or `_`), else the default.
+fn game_id(query: &str) -> Result<String, Response> {
+    for pair in query.split('&') {
+        if let Some(id) = pair.strip_prefix("game=") {
+            let valid = !id.is_empty()
+                && id.len() <= 64
+                && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            return if valid {
+                Ok(id.to_string())
+            } else {
+                Err(Response::error(
+                    400,
+                    "game=ID must be 1 to 64 letters, digits, '-' or '_'",
+                ))
+            };
+        }
+    }
+    Ok(DEFAULT_GAME.to_string())
 }
 
 fn parse_body(body: &[u8]) -> Result<Value, Response> {
