@@ -117,8 +117,8 @@ fn chart(path: &Path, title: &str, x_label: &str, y_label: &str, series: &[Serie
 /// Every numeric field of the per-step metrics whose name mentions "loss", against the step.
 pub fn losses(path: &Path, _: &[GenerationSummary], steps: &StepRows) -> Result<bool> {
     let mut by_name: BTreeMap<String, Vec<Point>> = BTreeMap::new();
-    for (i, row) in steps.iter().enumerate() {
-        let step = row.get("step").and_then(|v| v.as_f64()).unwrap_or(i as f64);
+    for (step, row) in last_row_per_step(steps) {
+        let step = step as f64;
         for (k, v) in row {
             if let (true, Some(y)) = (k.contains("loss"), v.as_f64()) {
                 by_name.entry(k.clone()).or_default().push((step, y, None));
@@ -133,6 +133,18 @@ pub fn losses(path: &Path, _: &[GenerationSummary], steps: &StepRows) -> Result<
         })
         .collect();
     chart(path, "Training losses", "step", "loss", &series)
+}
+
+/// The metrics rows in step order, one per step: a training phase killed and run again logs its steps again
+/// (with the same values, as training resumes exactly), and the last row of each step stands. A row without a
+/// step counts as the step of its line number.
+fn last_row_per_step(steps: &StepRows) -> BTreeMap<u64, &serde_json::Map<String, serde_json::Value>> {
+    let mut by_step = BTreeMap::new();
+    for (i, row) in steps.iter().enumerate() {
+        let step = row.get("step").and_then(|v| v.as_u64()).unwrap_or(i as u64);
+        by_step.insert(step, row);
+    }
+    by_step
 }
 
 /// A running mean over a window of the points, so that noisy per-step losses read as curves.
@@ -242,4 +254,28 @@ pub fn rates(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Re
         });
     }
     chart(path, "Draw and resign rates", "generation", "share of games", &series)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_logged_twice_by_a_resumed_training_count_once() {
+        let rows: Vec<serde_json::Map<String, serde_json::Value>> = [
+            r#"{"step": 1, "loss": 3.0}"#,
+            r#"{"step": 2, "loss": 2.0}"#,
+            r#"{"step": 1, "loss": 3.5}"#,
+            r#"{"step": 2, "loss": 2.5}"#,
+            r#"{"step": 3, "loss": 1.0}"#,
+        ]
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+        let kept: Vec<(u64, f64)> = last_row_per_step(&rows)
+            .into_iter()
+            .map(|(step, row)| (step, row["loss"].as_f64().unwrap()))
+            .collect();
+        assert_eq!(kept, vec![(1, 3.5), (2, 2.5), (3, 1.0)]);
+    }
 }
