@@ -391,10 +391,9 @@ fn print_summary(s: &GenerationSummary) {
 }
 
 /// A gate's decision in words, for the summary line and the report.
-pub fn gate_line(gate: &gate::GateSummary, network: &str) -> String {
+fn gate_line(gate: &gate::GateSummary, network: &str) -> String {
     format!(
-        "gate: {} {} against {} ({}, {} games, score {:.0}%, LLR {:.2})",
-        network,
+        "gate: {network} {} {} in self-play ({} after {} games: score {:.0}%, LLR {:.2})",
         if gate.promoted { "replaces" } else { "does not replace" },
         gate.opponent,
         gate.decision,
