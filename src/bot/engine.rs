@@ -7,6 +7,7 @@ use anyhow::Result;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
+use zero_arena::network_player::choose_by_actions;
 use zero_games::{Action, ActionList, Game, Outcome};
 use zero_model::NetworkEvaluator;
 use zero_selfplay::config::SelfPlayConfig;
@@ -67,36 +68,23 @@ impl<G: Game> Engine<G> {
 
     /// Chooses a move in `game`, which must not be over.
     pub fn think(&mut self, game: &G, budget: Budget) -> Thought<G> {
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        assert!(!moves.is_empty(), "asked for a move in a finished game");
-        let mut candidates: Vec<(G::Move, ActionList)> = moves
-            .into_iter()
-            .map(|mv| {
-                let mut actions = ActionList::new();
-                game.move_actions(&mv, &mut actions);
-                (mv, actions)
-            })
-            .collect();
-        let mut state = game.clone();
-        let mut step = 0;
         let mut simulations = 0;
         let mut first: Option<(f32, Vec<Action>)> = None;
-        // A forced move is still searched once, for its evaluation.
-        while candidates.len() > 1 || first.is_none() {
-            let mut search = GameSearch::new(state.clone(), self.config.root);
-            simulations += self.run(&mut search, budget);
-            let result = search.finish(0.0, &mut self.rng);
-            if first.is_none() {
-                first = Some((result.root_value, principal_line(search.tree(), result.action)));
+        let mv = choose_by_actions(game, |state, _| {
+            let (action, evaluation, sims) = self.search(state, budget);
+            simulations += sims;
+            first.get_or_insert(evaluation);
+            action
+        });
+        let (value, line_actions) = match first {
+            Some(evaluation) => evaluation,
+            None => {
+                // A forced move is chosen without a search; it is still searched once, for its evaluation.
+                let (_, evaluation, sims) = self.search(game, budget);
+                simulations += sims;
+                evaluation
             }
-            candidates.retain(|(_, actions)| actions.as_slice().get(step) == Some(&result.action));
-            assert!(!candidates.is_empty(), "a legal action that starts no legal move");
-            state.apply_action(result.action);
-            step += 1;
-        }
-        let (value, line_actions) = first.expect("searched at least once");
-        let mv = candidates.pop().expect("one move left").0;
+        };
         let text = game.format_move(&mv);
         let mut line = actions_to_moves(game, &line_actions);
         if line.first() != Some(&text) {
@@ -110,6 +98,16 @@ impl<G: Game> Engine<G> {
             line,
             simulations,
         }
+    }
+
+    /// One search of `state`: the chosen action, the root value with the principal line of actions, and the
+    /// simulations it ran.
+    fn search(&mut self, state: &G, budget: Budget) -> (Action, (f32, Vec<Action>), u32) {
+        let mut search = GameSearch::new(state.clone(), self.config.root);
+        let simulations = self.run(&mut search, budget);
+        let result = search.finish(0.0, &mut self.rng);
+        let line = principal_line(search.tree(), result.action);
+        (result.action, (result.root_value, line), simulations)
     }
 
     fn run(&mut self, search: &mut GameSearch<G>, budget: Budget) -> u32 {
