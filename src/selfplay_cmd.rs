@@ -89,16 +89,8 @@ pub fn shard_header<G: Game>(rules: &G::Rules, run: &str, model: &str) -> Result
             .unwrap_or_default();
         (meta.generation, id)
     };
-    Ok(ShardHeader {
-        run: run.to_string(),
-        generation,
-        model_id,
-        game: G::NAME.to_string(),
-        rules: G::describe_rules(rules).join(","),
-        encoding_version: G::ENCODING_VERSION,
-        input_shape: [G::INPUT_PLANES as u32, G::BOARD_HEIGHT as u32, G::BOARD_WIDTH as u32],
-        action_space: G::ACTION_SPACE as u32,
-    })
+    // What the trainer will require of the shards, so the two cannot drift apart.
+    Ok(zero_train::shard_spec::<G>(rules).header(run, generation, &model_id))
 }
 
 /// One self-play job: `games` games with `model`, written as shards named `prefix-…` into `out`.

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use zero_data::{GameRecord, PositionRecord, ShardHeader, ShardWriter};
+use zero_data::{GameRecord, PositionRecord, ShardWriter};
 use zero_games::baghchal::BaghChal;
 use zero_games::checks::CheckRng;
 use zero_games::{ActionList, Game};
@@ -17,17 +17,7 @@ fn zero(args: &[&str]) -> Output {
 
 fn write_shard(dir: &Path, name: &str, seed: u64) -> std::path::PathBuf {
     let rules = BaghChal::parse_rules(None, &[]).unwrap();
-    let spec = zero_train::shard_spec::<BaghChal>(&rules);
-    let header = ShardHeader {
-        run: "cli".into(),
-        generation: 0,
-        model_id: "random".into(),
-        game: spec.game,
-        rules: spec.rules,
-        encoding_version: spec.encoding_version,
-        input_shape: spec.input_shape,
-        action_space: spec.action_space,
-    };
+    let header = zero_train::shard_spec::<BaghChal>(&rules).header("cli", 0, "random");
     let mut writer = ShardWriter::create(dir, name, header).unwrap();
     let mut rng = CheckRng::new(seed);
     let mut legal = ActionList::new();

@@ -224,6 +224,20 @@ impl ShardSpec {
         }
     }
 
+    /// The header of a shard that satisfies this spec, written by `run` with `model_id` of `generation`.
+    pub fn header(self, run: &str, generation: u32, model_id: &str) -> ShardHeader {
+        ShardHeader {
+            run: run.to_string(),
+            generation,
+            model_id: model_id.to_string(),
+            game: self.game,
+            rules: self.rules,
+            encoding_version: self.encoding_version,
+            input_shape: self.input_shape,
+            action_space: self.action_space,
+        }
+    }
+
     /// Refuses a shard whose header differs from this spec, naming every difference.
     pub fn check(&self, path: &Path, header: &ShardHeader) -> Result<(), DataError> {
         let found = ShardSpec::of(header);

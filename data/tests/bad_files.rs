@@ -173,3 +173,14 @@ fn temporaries_and_orphans_are_cleaned_and_never_listed() {
     assert!(kept.positions_path.exists() && kept.games_path.exists() && d.join("notes.txt").exists());
     assert_eq!(clean_incomplete(d).unwrap(), Vec::<std::path::PathBuf>::new());
 }
+
+#[test]
+fn a_header_made_from_a_spec_satisfies_it() {
+    let spec = ShardSpec::of(&small_header());
+    let header = spec.clone().header("run-x", 7, "gen-0007");
+    assert_eq!(
+        (header.run.as_str(), header.generation, header.model_id.as_str()),
+        ("run-x", 7, "gen-0007")
+    );
+    assert_eq!(ShardSpec::of(&header), spec);
+}

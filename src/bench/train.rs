@@ -125,17 +125,7 @@ impl GameVisitor for Bench {
         let data = match &args.data {
             Some(d) => d.clone(),
             None => {
-                let spec = shard_spec::<G>(&rules);
-                let header = ShardHeader {
-                    run: "bench".into(),
-                    generation: 0,
-                    model_id: "bench".into(),
-                    game: spec.game,
-                    rules: spec.rules,
-                    encoding_version: spec.encoding_version,
-                    input_shape: spec.input_shape,
-                    action_space: spec.action_space,
-                };
+                let header = shard_spec::<G>(&rules).header("bench", 0, "bench");
                 let start = Instant::now();
                 write_synthetic::<G>(temporary.path(), &header, args.positions)?;
                 println!(

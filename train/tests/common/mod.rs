@@ -12,17 +12,7 @@ use zero_train::{TrainConfig, shard_spec};
 
 /// The shard header the trainer expects for `G` under `rules`.
 pub fn header<G: Game>(rules: &G::Rules) -> ShardHeader {
-    let spec = shard_spec::<G>(rules);
-    ShardHeader {
-        run: "test".into(),
-        generation: 0,
-        model_id: "random".into(),
-        game: spec.game,
-        rules: spec.rules,
-        encoding_version: spec.encoding_version,
-        input_shape: spec.input_shape,
-        action_space: spec.action_space,
-    }
+    shard_spec::<G>(rules).header("test", 0, "random")
 }
 
 /// Writes shard `name` of `games` random playouts (at most `max_plies` positions each). Every position but each
