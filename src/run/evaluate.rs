@@ -38,12 +38,40 @@ pub fn is_network_name(name: &str) -> bool {
 }
 
 /// One pairing to play (or already played): its players and where its games are kept.
-struct Pairing<'a, G: Game> {
-    a: &'a Entrant<G>,
-    b: &'a Entrant<G>,
-    file: PathBuf,
+pub(super) struct Pairing<'a, G: Game> {
+    pub a: &'a Entrant<G>,
+    pub b: &'a Entrant<G>,
+    pub file: PathBuf,
     /// Where in the opening book the pairing starts, so that a generation's pairings cover different openings.
-    first_opening: usize,
+    pub first_opening: usize,
+}
+
+impl<G: Game> Pairing<'_, G> {
+    /// The pairing's `games` games (paired colours): read back from its file when it has one, else played and
+    /// written there atomically. The seed comes from the file's name within the run, so the same pairing always
+    /// plays the same games, whichever process or machine plays it.
+    pub fn games(
+        &self,
+        rules: &G::Rules,
+        dir: &RunDir,
+        run_seed: u64,
+        book: &OpeningBook,
+        games: usize,
+    ) -> Result<Vec<GameRecord>> {
+        if self.file.exists() {
+            return Ok(zero_arena::records::read_jsonl(&self.file)?);
+        }
+        let options = MatchOptions {
+            games_per_pair: games,
+            seed: zero_selfplay::derive_seed(run_seed, stable_hash(&self.file, dir.root())),
+            first_opening: self.first_opening,
+            ..Default::default()
+        };
+        let records = head_to_head::<G>(rules, self.a, self.b, book, &options)
+            .with_context(|| format!("playing {} against {}", self.a.name(), self.b.name()))?;
+        zero_arena::records::write_jsonl(&self.file, &records)?;
+        Ok(records)
+    }
 }
 
 /// Plays what generation `generation`'s evaluation still lacks and rates the run's whole pool.
@@ -123,17 +151,7 @@ pub fn evaluate<G: Game>(
         );
         for p in todo {
             bar.set_message(format!("{} vs {}", p.a.name(), p.b.name()));
-            let options = MatchOptions {
-                games_per_pair: config.run.eval_games,
-                // Each pairing's own seed, from its file's name: the same pairing replays the same games.
-                seed: zero_selfplay::derive_seed(config.run.seed, stable_hash(&p.file, dir.root())),
-                first_opening: p.first_opening,
-                ..Default::default()
-            };
-            let records = head_to_head::<G>(rules, p.a, p.b, book, &options)
-                .with_context(|| format!("evaluating {} against {}", p.a.name(), p.b.name()))?;
-            zero_arena::records::write_jsonl(&p.file, &records)?;
-            games_played += records.len();
+            games_played += p.games(rules, dir, config.run.seed, book, config.run.eval_games)?.len();
             bar.inc(1);
         }
         bar.finish_and_clear();
@@ -196,7 +214,7 @@ fn file_stem(name: &str) -> String {
 }
 
 /// FNV-1a of a path relative to the run directory: the same on every machine that shares the run.
-pub(super) fn stable_hash(path: &Path, root: &Path) -> u64 {
+fn stable_hash(path: &Path, root: &Path) -> u64 {
     let relative = path.strip_prefix(root).unwrap_or(path);
     relative
         .to_string_lossy()

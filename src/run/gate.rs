@@ -8,12 +8,12 @@
 //! `run.gate_max_games` keeps the current network.
 
 use super::dir::RunDir;
-use super::evaluate::{entrant, stable_hash};
+use super::evaluate::{Pairing, entrant};
 use crate::config::RunConfig;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
-use zero_arena::{GameRecord, MatchOptions, OpeningBook, Sprt, SprtDecision, head_to_head};
+use zero_arena::{GameRecord, OpeningBook, Sprt, SprtDecision};
 use zero_games::Game;
 
 /// What a gate decided, as the generation's summary records it.
@@ -57,22 +57,20 @@ pub fn gate<G: Game>(
         if report.decision != SprtDecision::Continue || records.len() >= run.gate_max_games {
             break;
         }
-        let file = folder.join(format!("gate-vs-gen{incumbent}-{batch:03}.jsonl"));
-        let games = if file.exists() {
-            zero_arena::records::read_jsonl(&file)?
-        } else {
-            let options = MatchOptions {
-                games_per_pair: run.gate_batch_games.min(run.gate_max_games - records.len()),
-                seed: zero_selfplay::derive_seed(run.seed, stable_hash(&file, dir.root())),
-                // Batches go on through the book where the last one stopped.
-                first_opening: records.len() / 2,
-                ..Default::default()
-            };
-            let games = head_to_head::<G>(rules, &challenger, &holder, book, &options)
-                .with_context(|| format!("gating {} against {}", challenger.name(), holder.name()))?;
-            zero_arena::records::write_jsonl(&file, &games)?;
-            games
+        let batch = Pairing {
+            a: &challenger,
+            b: &holder,
+            file: folder.join(format!("gate-vs-gen{incumbent}-{batch:03}.jsonl")),
+            // Batches go on through the book where the last one stopped.
+            first_opening: records.len() / 2,
         };
+        let games = batch.games(
+            rules,
+            dir,
+            run.seed,
+            book,
+            run.gate_batch_games.min(run.gate_max_games - records.len()),
+        )?;
         if games.is_empty() {
             break;
         }
