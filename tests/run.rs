@@ -2,7 +2,8 @@
 //! the middle of self-play resumes without losing a finished game, and the finished run has its checkpoints,
 //! summaries and report.
 
-use std::path::{Path, PathBuf};
+use std::collections::BTreeSet;
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -39,22 +40,41 @@ fn start(dir: &Path) -> Child {
         .expect("zero runs")
 }
 
-/// Finished self-play games on disk (complete shards: a positions file beside each games file).
-fn finished_games(dir: &Path) -> Vec<PathBuf> {
+/// The finished self-play games on disk as (generation, game id), read from complete shards (a games file whose
+/// positions file exists). A shard a merge deletes while this reads is skipped: its games are in the merged one.
+fn finished_games(dir: &Path) -> BTreeSet<(String, String)> {
     let Ok(entries) = std::fs::read_dir(dir.join("data")) else {
-        return Vec::new();
+        return BTreeSet::new();
     };
-    let mut shards: Vec<PathBuf> = entries
+    let mut games = BTreeSet::new();
+    for path in entries.flatten().map(|e| e.path()) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".games.parquet") else {
+            continue;
+        };
+        if !path.with_file_name(format!("{stem}.parquet")).exists() {
+            continue;
+        }
+        if let Ok((_, records)) = zero_data::read_games(&path) {
+            games.extend(records.into_iter().map(|g| (stem[..5].to_string(), g.game_id)));
+        }
+    }
+    games
+}
+
+/// The run's own self-play shards of generation `g` (positions files), merged or not.
+fn own_shards(dir: &Path, g: u32) -> Vec<String> {
+    let prefix = format!("g{g:04}-");
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("data"))
+        .unwrap()
         .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().ends_with(".games.parquet"))
-        .filter(|p| {
-            p.with_file_name(p.file_name().unwrap().to_string_lossy().replace(".games", ""))
-                .exists()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            n.starts_with(&prefix) && !n.contains("follow") && n.ends_with(".parquet") && !n.ends_with(".games.parquet")
         })
         .collect();
-    shards.sort();
-    shards
+    names.sort();
+    names
 }
 
 #[test]
@@ -93,14 +113,19 @@ fn a_killed_run_resumes_without_losing_games_and_a_second_process_is_refused() {
         String::from_utf8_lossy(&resumed.stderr)
     );
     let after = finished_games(&dir);
-    for shard in &before {
-        assert!(after.contains(shard), "finished game {} was lost", shard.display());
+    for game in &before {
+        assert!(after.contains(game), "finished game {game:?} was lost");
     }
-    let gen0 = after
-        .iter()
-        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("g0000-"))
-        .count();
+    let gen0 = after.iter().filter(|(g, _)| g == "g0000").count();
     assert!(gen0 >= 60, "generation 0 has {gen0} games, expected its 60");
+    // Each finished generation's one-game shards were merged into one shard.
+    for g in 0..2 {
+        let shards = own_shards(&dir, g);
+        assert!(
+            shards.len() == 1 && shards[0].ends_with("-merged.parquet"),
+            "generation {g}: {shards:?}"
+        );
+    }
     for file in [
         "checkpoints/gen-0001.safetensors",
         "checkpoints/gen-0002.safetensors",
@@ -205,11 +230,20 @@ fn a_gated_run_keeps_its_self_play_network_until_one_is_promoted_and_a_follower_
     let said = String::from_utf8_lossy(&follower.stdout);
     assert!(said.contains("has finished its 3 generations"), "{said}");
     assert!(run.wait().unwrap().success());
-    let followed: Vec<_> = finished_games(&dir)
-        .into_iter()
-        .filter(|p| p.to_string_lossy().contains("-follow-"))
+    let followed: Vec<_> = std::fs::read_dir(dir.join("data"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains("-follow-"))
         .collect();
     assert!(!followed.is_empty(), "the follower wrote no shards; it said: {said}");
+    // The run merged its own shards of each generation and left the follower's (it may still write) alone.
+    for g in 0..3 {
+        let shards = own_shards(&dir, g);
+        assert!(
+            shards.len() == 1 && shards[0].ends_with("-merged.parquet"),
+            "generation {g}: {shards:?}"
+        );
+    }
 
     // Generations 2 and 3 were gated against the network self-play used; what they decided is what the state
     // says self-play uses next.

@@ -8,9 +8,11 @@
 //! identifying fields as dictionary-encoded columns. Readers ([`read_shard`], [`read_games`], [`ShardSet`]) report a
 //! corrupt, truncated, incompatible or unknown-version shard as a [`DataError`] naming the file, never panic.
 //! [`ReplayIndex`] selects the newest positions by a [`WindowRule`], and [`SampleStream`] streams shuffled
-//! [`TrainingSample`]s from them with bounded memory. docs/data.md documents the columns for other tools.
+//! [`TrainingSample`]s from them with bounded memory. [`merge_shards`] replaces many small shards (self-play writes one per
+//! finished game) by one, crash-safely. docs/data.md documents the columns for other tools.
 
 mod error;
+mod merge;
 mod reader;
 mod records;
 mod schema;
@@ -18,6 +20,7 @@ mod window;
 mod writer;
 
 pub use error::DataError;
+pub use merge::{MERGED_FROM_KEY, MERGED_SUFFIX, merge_shards};
 pub use reader::{READ_BATCH_ROWS, ShardEntry, ShardFile, ShardSet, clean_incomplete, read_games, read_shard};
 pub use records::{GameRecord, PositionRecord, ShardHeader, dequantize, quantize};
 pub use schema::{

@@ -25,6 +25,7 @@ use zero_games::files::{TEMP_MARKER, is_temporary};
 pub const READ_BATCH_ROWS: usize = 1024;
 
 /// An open Parquet file of a shard whose footer, version, header and columns were checked.
+#[derive(Clone)]
 pub struct ShardFile {
     path: PathBuf,
     header: ShardHeader,
@@ -45,6 +46,11 @@ impl ShardFile {
             spec.check(path, &file.header)?;
         }
         Ok(file)
+    }
+
+    /// Opens a games file (`<name>.games.parquet`), checking its schema version, header and columns.
+    pub fn open_games(path: &Path) -> Result<ShardFile, DataError> {
+        ShardFile::open_with(path, |_| schema::games_schema())
     }
 
     fn open_with(path: &Path, expected_schema: impl Fn(&ShardHeader) -> SchemaRef) -> Result<ShardFile, DataError> {
@@ -75,6 +81,48 @@ impl ShardFile {
     /// Rows in the file, from its footer.
     pub fn rows(&self) -> usize {
         self.rows
+    }
+
+    /// The value of a file metadata entry.
+    pub fn metadata_value(&self, key: &str) -> Option<&str> {
+        self.metadata
+            .metadata()
+            .file_metadata()
+            .key_value_metadata()?
+            .iter()
+            .find(|e| e.key == key)?
+            .value
+            .as_deref()
+    }
+
+    /// The file's Arrow schema.
+    pub(crate) fn arrow_schema(&self) -> SchemaRef {
+        self.metadata.schema().clone()
+    }
+
+    /// The names of every column of the file, in order.
+    pub(crate) fn column_names(&self) -> Vec<String> {
+        self.metadata
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect()
+    }
+
+    /// The rows of each row group, in file order: the units a reader can decode without touching the others.
+    pub fn row_groups(&self) -> Vec<Range<usize>> {
+        let mut start = 0;
+        self.metadata
+            .metadata()
+            .row_groups()
+            .iter()
+            .map(|group| {
+                let rows = usize::try_from(group.num_rows()).unwrap_or(0);
+                start += rows;
+                start - rows..start
+            })
+            .collect()
     }
 
     /// Streams the rows in `range` (clamped to the file) as Arrow batches of at most `batch_rows` rows, holding
@@ -186,7 +234,7 @@ pub fn read_shard(path: &Path) -> Result<(ShardHeader, Vec<PositionRecord>), Dat
 /// Reads a whole games file (`<name>.games.parquet`): its header and every game.
 pub fn read_games(path: &Path) -> Result<(ShardHeader, Vec<GameRecord>), DataError> {
     use game_columns::*;
-    let file = ShardFile::open_with(path, |_| schema::games_schema())?;
+    let file = ShardFile::open_games(path)?;
     let columns = [
         GAME_ID,
         START_POSITION,
@@ -448,7 +496,8 @@ fn shard_name(path: &Path) -> Option<String> {
 }
 
 /// Makes a data directory consistent after a crash: removes temporaries (names containing
-/// [`TEMP_MARKER`]) and orphan games files (a games file whose positions file was never renamed into place).
+/// [`TEMP_MARKER`]), orphan games files (a games file whose positions file was never renamed into place) and the
+/// sources a complete merged shard still has beside it ([`crate::merge_shards`] killed while deleting them).
 /// Returns the removed paths, sorted. Run it only when no worker is writing into `dir`: a live worker's
 /// temporaries look the same as a dead one's.
 pub fn clean_incomplete(dir: &Path) -> io::Result<Vec<PathBuf>> {
@@ -466,6 +515,7 @@ pub fn clean_incomplete(dir: &Path) -> io::Result<Vec<PathBuf>> {
             removed.push(path);
         }
     }
+    removed.extend(crate::merge::remove_merged_sources(dir)?);
     removed.sort();
     Ok(removed)
 }

@@ -27,9 +27,10 @@ pub const POSITIONS_SUFFIX: &str = ".parquet";
 /// Suffix of a shard's games file, written before the positions file.
 pub const GAMES_SUFFIX: &str = ".games.parquet";
 
-/// Rows per Parquet row group. Readers decode a row group's column at a time, so this bounds their memory
-/// (about 40 MB of Bashni inputs) and is the granularity of skipping to a row range.
-pub const ROW_GROUP_ROWS: usize = 16 * 1024;
+/// Rows per Parquet row group. A row group is what a reader decodes at once and what the replay stream visits
+/// in random order ([`crate::SampleStream`]), so it is small enough (about 3 MB of Bashni inputs) that a large
+/// merged shard still mixes well with the others in the shuffle buffer.
+pub const ROW_GROUP_ROWS: usize = 1024;
 
 /// Header fields repeated as columns in both files (dictionary-encoded, so a constant column costs a few bytes).
 pub mod header_columns {
@@ -131,16 +132,26 @@ pub fn games_schema() -> SchemaRef {
 /// Writer settings shared by both files: zstd level 1 everywhere (fast, and inputs are mostly zeros), Parquet
 /// dictionaries only where values repeat (header columns, reasons), no statistics on the bulky input column.
 pub(crate) fn writer_properties(header: &ShardHeader) -> WriterProperties {
+    writer_properties_with(header, Vec::new())
+}
+
+/// [`writer_properties`] with more file metadata entries.
+pub(crate) fn writer_properties_with(header: &ShardHeader, extra: Vec<KeyValue>) -> WriterProperties {
     let json = serde_json::to_string(header).expect("a ShardHeader always serializes");
     let mut builder = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::try_new(1).expect("zstd level 1 exists")))
         .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
         .set_dictionary_enabled(false)
         .set_column_statistics_enabled(ColumnPath::from(position_columns::INPUT), EnabledStatistics::None)
-        .set_key_value_metadata(Some(vec![
-            KeyValue::new(SCHEMA_VERSION_KEY.to_string(), SCHEMA_VERSION.to_string()),
-            KeyValue::new(HEADER_KEY.to_string(), json),
-        ]));
+        .set_key_value_metadata(Some(
+            [
+                KeyValue::new(SCHEMA_VERSION_KEY.to_string(), SCHEMA_VERSION.to_string()),
+                KeyValue::new(HEADER_KEY.to_string(), json),
+            ]
+            .into_iter()
+            .chain(extra)
+            .collect(),
+        ));
     for column in header_columns::ALL.into_iter().chain([game_columns::REASON]) {
         builder = builder.set_column_dictionary_enabled(ColumnPath::from(column), true);
     }

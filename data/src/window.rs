@@ -94,6 +94,23 @@ pub struct ShardSlice {
     pub path: PathBuf,
     pub header: ShardHeader,
     pub rows: Range<usize>,
+    /// `rows` cut at the file's row-group boundaries: the pieces a [`SampleStream`] pass visits in random order.
+    pub pieces: Vec<Range<usize>>,
+}
+
+/// `rows` cut at the boundaries of `groups`; one piece when the groups do not cover the rows (never for a file
+/// whose footer was checked, but a wrong footer must not lose rows).
+fn pieces_of(rows: &Range<usize>, groups: &[Range<usize>]) -> Vec<Range<usize>> {
+    let pieces: Vec<Range<usize>> = groups
+        .iter()
+        .map(|g| g.start.max(rows.start)..g.end.min(rows.end))
+        .filter(|p| p.start < p.end)
+        .collect();
+    if pieces.iter().map(|p| p.len()).sum::<usize>() == rows.len() {
+        pieces
+    } else {
+        vec![rows.clone()]
+    }
 }
 
 /// The positions inside the window: whole shards taken newest first until the window is covered, the oldest of
@@ -133,6 +150,7 @@ impl ReplayIndex {
             slices.push(ShardSlice {
                 path: file.path().to_path_buf(),
                 header: file.header().clone(),
+                pieces: pieces_of(&rows, &file.row_groups()),
                 rows,
             });
         }
@@ -211,27 +229,36 @@ const SAMPLE_COLUMNS: [&str; 8] = [
     position_columns::FULL_SEARCH,
 ];
 
-/// An endless shuffled stream of samples over a window. It reads the window's slices in passes, each pass in a
-/// fresh random shard order, row after row, through a shuffle buffer of at most `shuffle_buffer` rows: each
-/// incoming row replaces a uniformly chosen buffered one, which is emitted. Memory is the buffer plus one batch of
-/// [`READ_BATCH_ROWS`] rows (decoded, then handed to the buffer row by row). The same index, buffer size and seed
-/// give the same samples.
+/// An endless shuffled stream of samples over a window. It reads the window in passes; each pass visits every
+/// piece of every slice (a row group's share of it, [`ShardSlice::pieces`]) in a fresh random order, row after
+/// row, through a shuffle buffer of at most `shuffle_buffer` rows: each incoming row replaces a uniformly chosen
+/// buffered one, which is emitted. Visiting pieces rather than whole shards keeps the buffer mixed when a few
+/// large shards (a merged generation) hold the window: it holds rows of many pieces from all of them, not one
+/// shard at a time. Memory is the buffer plus one batch of at most [`READ_BATCH_ROWS`] rows (decoded, then handed to
+/// the buffer row by row). The same index, buffer size and seed give the same samples.
 ///
 /// A shard that fails while streaming is yielded once as an `Err` (naming it) and dropped from later passes; the
 /// stream ends (`None`) only when no readable shard is left.
 pub struct SampleStream {
     dir: PathBuf,
     slices: Vec<ShardSlice>,
+    /// Each slice's file, opened at its first piece and kept (its footer) for the later ones.
+    files: Vec<Option<ShardFile>>,
+    /// Slices that failed; their pieces are skipped.
+    dropped: Vec<bool>,
+    live_slices: usize,
+    /// (slice, rows) of every piece of the window.
+    pieces: Vec<(usize, Range<usize>)>,
     capacity: usize,
     rng: ChaCha8Rng,
     buffer: Vec<TrainingSample>,
     peak_buffered: usize,
-    /// Slice indices still to read in this pass, in reverse reading order.
+    /// Piece indices still to read in this pass, in reverse reading order.
     pass: Vec<usize>,
-    current: Option<SliceReader>,
+    current: Option<PieceReader>,
 }
 
-struct SliceReader {
+struct PieceReader {
     slice: usize,
     batches: Box<dyn Iterator<Item = Result<RecordBatch, DataError>>>,
     /// The decoded rows of the current batch not yet handed to the buffer.
@@ -244,9 +271,19 @@ impl SampleStream {
     pub fn new(index: &ReplayIndex, config: &ReplayConfig) -> SampleStream {
         let window: usize = index.slices.iter().map(|s| s.rows.len()).sum();
         let capacity = config.shuffle_buffer.min(window).max(1);
+        let pieces = index
+            .slices
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| s.pieces.iter().map(move |rows| (i, rows.clone())))
+            .collect();
         SampleStream {
             dir: index.dir.clone(),
             slices: index.slices.clone(),
+            files: vec![None; index.slices.len()],
+            dropped: vec![false; index.slices.len()],
+            live_slices: index.slices.len(),
+            pieces,
             capacity,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             buffer: Vec::with_capacity(capacity),
@@ -296,20 +333,26 @@ impl SampleStream {
     /// The next row of the window, in pass order; `Ok(None)` when no readable slice is left.
     fn next_row(&mut self) -> Result<Option<TrainingSample>, DataError> {
         loop {
-            if self.slices.is_empty() {
+            if self.live_slices == 0 {
                 return Ok(None);
             }
             let Some(reader) = self.current.as_mut() else {
                 if self.pass.is_empty() {
-                    // A new pass: all slices, in a fresh random order (Fisher-Yates).
-                    self.pass = (0..self.slices.len()).collect();
+                    // A new pass: every piece of the slices still readable, in a fresh random order (Fisher-Yates).
+                    self.pass = (0..self.pieces.len())
+                        .filter(|&p| !self.dropped[self.pieces[p].0])
+                        .collect();
                     for i in (1..self.pass.len()).rev() {
                         let j = self.below(i + 1);
                         self.pass.swap(i, j);
                     }
                 }
-                let slice = self.pass.pop().expect("a pass has slices");
-                match self.open_slice(slice) {
+                let piece = self.pass.pop().expect("a pass has pieces");
+                let slice = self.pieces[piece].0;
+                if self.dropped[slice] {
+                    continue;
+                }
+                match self.open_piece(piece) {
                     Ok(reader) => self.current = Some(reader),
                     Err(e) => {
                         self.drop_slice(slice);
@@ -343,28 +386,31 @@ impl SampleStream {
         }
     }
 
-    fn open_slice(&self, slice: usize) -> Result<SliceReader, DataError> {
-        let s = &self.slices[slice];
-        let file = ShardFile::open(&s.path)?;
-        // The file may have been replaced since the index was built; its rows must still mean the same.
-        ShardSpec::of(&s.header).check(&s.path, file.header())?;
-        let batches = file.batches(s.rows.clone(), READ_BATCH_ROWS.min(self.capacity), &SAMPLE_COLUMNS)?;
-        Ok(SliceReader {
+    fn open_piece(&mut self, piece: usize) -> Result<PieceReader, DataError> {
+        let (slice, rows) = self.pieces[piece].clone();
+        if self.files[slice].is_none() {
+            let s = &self.slices[slice];
+            let file = ShardFile::open(&s.path)?;
+            // The file may have been replaced since the index was built; its rows must still mean the same.
+            ShardSpec::of(&s.header).check(&s.path, file.header())?;
+            self.files[slice] = Some(file);
+        }
+        let file = self.files[slice].as_ref().expect("opened above");
+        let batches = file.batches(rows, READ_BATCH_ROWS.min(self.capacity), &SAMPLE_COLUMNS)?;
+        Ok(PieceReader {
             slice,
             batches: Box::new(batches),
             rows: Vec::new().into_iter(),
         })
     }
 
-    /// Forgets a failed slice for the rest of the stream, renumbering the pending pass.
+    /// Forgets a failed slice for the rest of the stream: its pieces still in the pass are skipped.
     fn drop_slice(&mut self, slice: usize) {
         self.current = None;
-        self.slices.remove(slice);
-        self.pass.retain(|&i| i != slice);
-        for i in &mut self.pass {
-            if *i > slice {
-                *i -= 1;
-            }
+        if !self.dropped[slice] {
+            self.dropped[slice] = true;
+            self.files[slice] = None;
+            self.live_slices -= 1;
         }
     }
 }

@@ -41,6 +41,21 @@ pub fn shard_paths(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
     )
 }
 
+/// Refuses a shard name that is not a plain file name of its own (a path, a temporary, a games file's stem).
+pub(crate) fn check_shard_name(dir: &Path, name: &str) -> Result<(), DataError> {
+    let bad_name = name.is_empty()
+        || name.contains(['/', '\\'])
+        || name.contains(zero_games::files::TEMP_MARKER)
+        || name.ends_with(".games");
+    if bad_name {
+        return Err(DataError::InvalidRecord {
+            path: shard_paths(dir, name).0,
+            reason: format!("{name:?} is not a usable shard name"),
+        });
+    }
+    Ok(())
+}
+
 /// Collects finished games and their positions, then writes one shard. Memory grows with the shard (about the
 /// input size per position), so workers should finish a shard every few thousand to few tens of thousands of
 /// positions.
@@ -57,16 +72,7 @@ impl ShardWriter {
     /// that is already complete is never replaced.
     pub fn create(dir: &Path, name: &str, header: ShardHeader) -> Result<ShardWriter, DataError> {
         let (positions_path, games_path) = shard_paths(dir, name);
-        let bad_name = name.is_empty()
-            || name.contains(['/', '\\'])
-            || name.contains(zero_games::files::TEMP_MARKER)
-            || name.ends_with(".games");
-        if bad_name {
-            return Err(DataError::InvalidRecord {
-                path: positions_path,
-                reason: format!("{name:?} is not a usable shard name"),
-            });
-        }
+        check_shard_name(dir, name)?;
         if header.input_len() == 0 || header.input_len() > i32::MAX as usize || header.action_space > 1 << 16 {
             return Err(DataError::InvalidRecord {
                 path: positions_path,

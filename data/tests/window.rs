@@ -185,3 +185,41 @@ fn an_index_leaves_out_bad_shards_and_an_empty_window_is_an_error() {
     let err = SampleStream::new(&index, &ReplayConfig::default()).draw(1).unwrap_err();
     assert!(matches!(err, DataError::EmptyWindow { .. }), "{err}");
 }
+
+#[test]
+fn a_pass_visits_row_groups_in_random_order_so_a_few_large_shards_mix_in_the_buffer() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = common::small_header();
+    let group = zero_data::ROW_GROUP_ROWS as u32;
+    // Four shards of four row groups each; a row's root value names its shard.
+    for shard in 0..4u32 {
+        let mut writer = zero_data::ShardWriter::create(dir.path(), &format!("s{shard}"), header.clone()).unwrap();
+        for g in 0..4 {
+            let (game, mut positions) = common::game(&header, shard * 10 + g, group);
+            positions.iter_mut().for_each(|p| p.root_value = shard as f32);
+            writer.add_game(&game, &positions).unwrap();
+        }
+        writer.finish().unwrap();
+    }
+    let set = ShardSet::scan(dir.path()).unwrap();
+    let rule = WindowRule::Fixed { positions: 1 << 20 };
+    let (index, _) = ReplayIndex::build(&set, &rule, None);
+    assert!(
+        index.slices().iter().all(|s| s.pieces.len() == 4),
+        "a piece per row group"
+    );
+
+    // With the buffer a quarter of a shard, the first shard's worth of samples comes from most of the shards, as
+    // it would not if each shard were read whole in turn.
+    let drawn = SampleStream::new(&index, &config(rule, group as usize, 5))
+        .draw(4 * group as usize)
+        .unwrap();
+    let mut per_shard = [0usize; 4];
+    for sample in &drawn.samples {
+        per_shard[sample.root_value as usize] += 1;
+    }
+    assert!(
+        per_shard.iter().filter(|&&n| n > 0).count() >= 3 && per_shard.iter().all(|&n| n < 3 * group as usize),
+        "samples per shard {per_shard:?}"
+    );
+}

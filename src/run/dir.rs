@@ -7,7 +7,8 @@
 //!   version.txt        the zero version and git revision that made the run
 //!   run.lock           held (flock) by the process driving the run; names it
 //!   state.json         the next generation and phase (written atomically after each phase)
-//!   data/              self-play shards: g0003-….parquet (+ .games.parquet), one finished game per shard
+//!   data/              self-play shards: g0003-….parquet (+ .games.parquet), one finished game per shard while
+//!                      the generation plays, merged into one g0003-…-merged shard once it is finished
 //!   checkpoints/       gen-0004.safetensors (+ .train.safetensors: optimizer and data cursor)
 //!   games/             evaluation games, one file per pairing: baselines/random-vs-greedy.jsonl (played once),
 //!                      gen-0004/vs-random.jsonl, gen-0004/vs-gen3.jsonl (see `evaluate`)
@@ -19,9 +20,11 @@
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// What a run is doing; `state.json` records the next phase to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -201,6 +204,51 @@ impl RunDir {
         Ok(())
     }
 
+    /// Merges the one-game shards that the run's own self-play wrote for generations up to `last` (each one
+    /// finished) into one shard per generation, named after its first ([`zero_data::merge_shards`]: crash-safe,
+    /// same rows in the same order). A generation that cannot be merged (a damaged shard) stays as it is, with a
+    /// warning: the replay window reports and skips a damaged shard either way. Followers' shards are left alone,
+    /// since a follower may still be writing into a generation the run has finished.
+    pub fn merge_selfplay_shards(&self, last: u32) -> Result<()> {
+        let data = self.data_dir();
+        let mut by_generation: BTreeMap<u32, Vec<(SystemTime, String)>> = BTreeMap::new();
+        for entry in std::fs::read_dir(&data).with_context(|| format!("reading {}", data.display()))? {
+            let entry = entry?;
+            let file_name = entry.file_name().to_string_lossy().into_owned();
+            let Some(name) = file_name.strip_suffix(zero_data::POSITIONS_SUFFIX) else {
+                continue;
+            };
+            match own_selfplay_shard_generation(name) {
+                Some(g) if g <= last => {
+                    let modified = entry.metadata().and_then(|m| m.modified())?;
+                    by_generation.entry(g).or_default().push((modified, name.to_string()));
+                }
+                _ => {}
+            }
+        }
+        for (g, mut shards) in by_generation {
+            if shards.len() < 2 {
+                continue;
+            }
+            shards.sort();
+            let sources: Vec<String> = shards.into_iter().map(|(_, name)| name).collect();
+            let merged = (1..)
+                .map(|k| match k {
+                    1 => format!("{}{}", sources[0], zero_data::MERGED_SUFFIX),
+                    k => format!("{}-{k}{}", sources[0], zero_data::MERGED_SUFFIX),
+                })
+                .find(|name| !zero_data::shard_paths(&data, name).0.exists())
+                .expect("some name is free");
+            if let Err(e) = zero_data::merge_shards(&data, &merged, &sources) {
+                eprintln!(
+                    "zero run: generation {g}'s {} self-play shards stay unmerged: {e}",
+                    sources.len()
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// Shards of generation `generation` already in `data/`: (games, positions).
     pub fn generation_data(&self, generation: u32) -> Result<(u64, u64)> {
         let prefix = shard_prefix(generation);
@@ -225,6 +273,15 @@ impl RunDir {
     }
 }
 
+/// The generation of a shard the run's own self-play wrote (`g0004-000123-00000`: generation, games the generation
+/// had before the session, shard), or `None` for any other name (a follower's, a merged one).
+fn own_selfplay_shard_generation(name: &str) -> Option<u32> {
+    let b = name.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    let own = b.len() == 18 && b[0] == b'g' && b[5] == b'-' && b[12] == b'-' && digits(1..5) && digits(6..12);
+    (own && digits(13..18)).then(|| name[1..5].parse().ok()).flatten()
+}
+
 /// Network `generation` of the run in `root`.
 pub fn checkpoint_path(root: &Path, generation: u32) -> PathBuf {
     root.join("checkpoints")
@@ -234,4 +291,26 @@ pub fn checkpoint_path(root: &Path, generation: u32) -> PathBuf {
 /// The start of the names of generation `generation`'s shards.
 pub fn shard_prefix(generation: u32) -> String {
     format!("g{generation:04}-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_runs_own_one_game_shards_are_merge_sources() {
+        assert_eq!(own_selfplay_shard_generation("g0004-000123-00000"), Some(4));
+        assert_eq!(own_selfplay_shard_generation("g0123-000000-00017"), Some(123));
+        for other in [
+            "g0004-000000-00000-merged",
+            "g0004-follow-host-77-00001-00000",
+            "g0004-000123-0000",
+            "g00x4-000123-00000",
+            "h0004-000123-00000",
+            "g0004_000123-00000",
+            "g0004-000123-00000.games",
+        ] {
+            assert_eq!(own_selfplay_shard_generation(other), None, "{other}");
+        }
+    }
 }

@@ -164,6 +164,11 @@ fn run_loop<G: Game>(config: &RunConfig, dir: &RunDir) -> Result<()> {
         config.run.generations,
         dir.report_dir().join("index.html").display()
     );
+    // Runs made before generations were merged (and a merge that failed) still hold finished generations as
+    // one-game shards.
+    if let Some(finished) = state.generation.checked_sub(1) {
+        dir.merge_selfplay_shards(finished)?;
+    }
     while state.generation < config.run.generations {
         let g = state.generation;
         let session = Instant::now();
@@ -200,6 +205,8 @@ fn run_loop<G: Game>(config: &RunConfig, dir: &RunDir) -> Result<()> {
                 selfplay_seconds = secs;
                 stats = Some(s);
             }
+            // One shard per finished game kept each game safe; the finished generation needs one file, not hundreds.
+            dir.merge_selfplay_shards(g)?;
             state.phase = Phase::Train;
             state.elapsed_seconds = base_elapsed + session.elapsed().as_secs_f64();
             dir.save_state(&state)?;

@@ -1,0 +1,196 @@
+//! Merging many small shards into one. Self-play writes a shard per finished game so that a killed worker loses
+//! none, which leaves thousands of small files per generation; [`merge_shards`] replaces a set of them by one
+//! shard with the same rows in the same order, and without a moment where a position is lost or counted twice:
+//!
+//! 1. the merged games file, then the merged positions file, are written atomically (the positions file, once
+//!    renamed into place, marks the merged shard complete, as for any shard); its file metadata lists the shards
+//!    it replaces under [`MERGED_FROM_KEY`];
+//! 2. then the sources are deleted, each positions file before its games file.
+//!
+//! A process killed in step 1 leaves the sources and a temporary (or an orphan games file), which
+//! [`crate::clean_incomplete`] removes; one killed in step 2 leaves some sources beside the complete merged shard,
+//! and [`crate::clean_incomplete`] deletes the ones the merged shard lists. Merged shards' names end in
+//! [`MERGED_SUFFIX`], so that cleaning a directory opens only their footers.
+
+use std::fs::{self, File};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use parquet::arrow::ArrowWriter;
+use parquet::file::metadata::KeyValue;
+
+use crate::error::DataError;
+use crate::reader::{READ_BATCH_ROWS, ShardFile};
+use crate::records::ShardHeader;
+use crate::schema;
+use crate::writer::{ShardSummary, check_shard_name, shard_paths};
+use zero_games::files::write_atomically_with;
+
+/// File metadata key of a merged shard: the names of the shards it replaces, as a JSON array of strings.
+pub const MERGED_FROM_KEY: &str = "zero.merged_from";
+/// The end of every merged shard's name.
+pub const MERGED_SUFFIX: &str = "-merged";
+
+/// Merges the complete shards `sources` of `dir` (by name, oldest first: their rows follow each other in this
+/// order) into the new shard `name`, then deletes them. Every source must have the same header, which the merged
+/// shard keeps. The merged positions file takes the newest source's modification time, so that the replay window
+/// orders it as it ordered its newest part. Nothing is deleted unless the merged shard is complete; a source that
+/// cannot be read fails the merge naming it, with every source left in place.
+pub fn merge_shards(dir: &Path, name: &str, sources: &[String]) -> Result<ShardSummary, DataError> {
+    check_shard_name(dir, name)?;
+    let (positions_path, games_path) = shard_paths(dir, name);
+    let refuse = |reason: String| DataError::InvalidRecord {
+        path: positions_path.clone(),
+        reason,
+    };
+    if !name.ends_with(MERGED_SUFFIX) {
+        return Err(refuse(format!("a merged shard's name must end in {MERGED_SUFFIX:?}")));
+    }
+    if sources.is_empty() {
+        return Err(refuse("nothing to merge".to_string()));
+    }
+    for (i, source) in sources.iter().enumerate() {
+        check_shard_name(dir, source)?;
+        if source == name || sources[..i].contains(source) {
+            return Err(refuse(format!("source {source:?} is named twice")));
+        }
+    }
+    if positions_path.exists() {
+        return Err(DataError::AlreadyExists { path: positions_path });
+    }
+
+    let mut positions = Vec::with_capacity(sources.len());
+    let mut games = Vec::with_capacity(sources.len());
+    let mut newest = SystemTime::UNIX_EPOCH;
+    for source in sources {
+        let (p, g) = shard_paths(dir, source);
+        let (p, g) = (ShardFile::open(&p)?, ShardFile::open_games(&g)?);
+        let header = positions.first().map_or(p.header(), |first: &ShardFile| first.header());
+        for file in [&p, &g] {
+            if file.header() != header {
+                return Err(DataError::Incompatible {
+                    path: file.path().to_path_buf(),
+                    reason: format!("its header differs from the other shards to merge: {:?}", file.header()),
+                });
+            }
+        }
+        let modified = fs::metadata(p.path())
+            .and_then(|m| m.modified())
+            .map_err(|e| DataError::io(p.path(), e))?;
+        newest = newest.max(modified);
+        positions.push(p);
+        games.push(g);
+    }
+    let header = positions[0].header().clone();
+    let merged_from = serde_json::to_string(sources).expect("names always serialize");
+
+    let game_rows = write_merged(&games_path, &header, &merged_from, &games)?;
+    let position_rows = write_merged(&positions_path, &header, &merged_from, &positions)?;
+    for path in [&games_path, &positions_path] {
+        File::options()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_modified(newest))
+            .map_err(|e| DataError::io(path, e))?;
+    }
+    for source in sources {
+        remove_shard(dir, source).map_err(|(path, e)| DataError::io(&path, e))?;
+    }
+    let size = |path: &Path| fs::metadata(path).map(|m| m.len()).map_err(|e| DataError::io(path, e));
+    Ok(ShardSummary {
+        positions_bytes: size(&positions_path)?,
+        games_bytes: size(&games_path)?,
+        positions_path,
+        games_path,
+        games: game_rows,
+        positions: position_rows,
+    })
+}
+
+/// Writes the rows of `files`, in order, into one file at `path` (atomically); returns the rows written.
+fn write_merged(path: &Path, header: &ShardHeader, merged_from: &str, files: &[ShardFile]) -> Result<usize, DataError> {
+    let extra = vec![KeyValue::new(MERGED_FROM_KEY.to_string(), merged_from.to_string())];
+    let properties = schema::writer_properties_with(header, extra);
+    let mut failure = None;
+    let mut rows = 0;
+    let written = write_atomically_with(path, |out| {
+        let copy = || -> Result<(), DataError> {
+            // The first source's columns are the merged file's; a source with other columns fails naming it.
+            let mut writer = ArrowWriter::try_new(out, files[0].arrow_schema(), Some(properties))
+                .map_err(|e| DataError::corrupt(path, e))?;
+            for file in files {
+                for batch in file.batches(0..file.rows(), READ_BATCH_ROWS, &column_refs(&file.column_names()))? {
+                    let batch = batch?;
+                    writer.write(&batch).map_err(|e| DataError::corrupt(file.path(), e))?;
+                    rows += batch.num_rows();
+                }
+            }
+            writer.close().map(drop).map_err(|e| DataError::corrupt(path, e))
+        };
+        copy().map_err(|e| {
+            failure = Some(e);
+            io::Error::other("merging failed")
+        })
+    });
+    match (written, failure) {
+        (Ok(()), _) => Ok(rows),
+        (Err(_), Some(e)) => Err(e),
+        (Err(e), None) => Err(DataError::io(path, e)),
+    }
+}
+
+fn column_refs(names: &[String]) -> Vec<&str> {
+    names.iter().map(String::as_str).collect()
+}
+
+/// Deletes both files of shard `name` (the positions file first, so that a crash leaves at worst an orphan games
+/// file); files already gone are fine.
+fn remove_shard(dir: &Path, name: &str) -> Result<Vec<PathBuf>, (PathBuf, io::Error)> {
+    let (positions, games) = shard_paths(dir, name);
+    let mut removed = Vec::new();
+    for path in [positions, games] {
+        match fs::remove_file(&path) {
+            Ok(()) => removed.push(path),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err((path, e)),
+        }
+    }
+    Ok(removed)
+}
+
+/// Deletes the sources a complete merged shard of `dir` still has beside it (a merge killed while deleting
+/// them); returns the removed paths. A merged shard whose footer cannot be read is left alone with its sources:
+/// they still hold its rows.
+pub(crate) fn remove_merged_sources(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut removed = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        let is_merged = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(schema::POSITIONS_SUFFIX))
+            .is_some_and(|stem| stem.ends_with(MERGED_SUFFIX) && !zero_games::files::is_temporary(&path));
+        if !is_merged {
+            continue;
+        }
+        let Ok(file) = ShardFile::open(&path) else { continue };
+        let own_name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(schema::POSITIONS_SUFFIX));
+        let Some(Ok(sources)) = file
+            .metadata_value(MERGED_FROM_KEY)
+            .map(serde_json::from_str::<Vec<String>>)
+        else {
+            continue;
+        };
+        for source in sources
+            .iter()
+            .filter(|s| check_shard_name(dir, s).is_ok() && Some(s.as_str()) != own_name)
+        {
+            removed.extend(remove_shard(dir, source).map_err(|(_, e)| e)?);
+        }
+    }
+    Ok(removed)
+}
