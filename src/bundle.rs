@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tch::{CModule, Device, Tensor, nn::ModuleT};
 use zero_games::Game;
-use zero_model::{Checkpoint, CheckpointMeta, NetworkConfig, NetworkEvaluator};
+use zero_model::{Checkpoint, CheckpointMeta, NetworkConfig, NetworkEvaluator, Precision};
 use zero_selfplay::config::RootSearch;
 
 /// Version of the manifest layout; a loader refuses any other.
@@ -301,9 +301,10 @@ impl Bundle {
         self.dir.join(WEIGHTS_FILE)
     }
 
-    /// The network as an evaluator of game `G` (the checkpoint checks game, encoding and shapes against the code).
-    pub fn evaluator<G: Game>(&self, device: Device) -> Result<NetworkEvaluator<G>> {
-        Ok(NetworkEvaluator::from_checkpoint(&self.weights(), device)?)
+    /// The network as an evaluator of game `G` (the checkpoint checks game, encoding and shapes against the code),
+    /// evaluating in `precision`.
+    pub fn evaluator<G: Game>(&self, device: Device, precision: Precision) -> Result<NetworkEvaluator<G>> {
+        Ok(NetworkEvaluator::from_checkpoint(&self.weights(), device, precision)?)
     }
 
     /// The bundle's rule set for game `G`.

@@ -188,6 +188,7 @@ pub const RESUMABLE_KEYS: &[&str] = &[
     "run.eval_previous",
     "selfplay.workers",
     "selfplay.games_in_flight",
+    "selfplay.precision",
     "train.device",
     "train.threads",
     "train.prefetch_batches",

@@ -72,7 +72,7 @@ pub fn make_evaluator<G: Game>(model: &str, config: &SelfPlayConfig, w: usize) -
             config.rollout_max_actions,
         )));
     }
-    NetworkEvaluator::<G>::from_checkpoint(Path::new(model), tch::Device::Cpu)
+    NetworkEvaluator::<G>::from_checkpoint(Path::new(model), tch::Device::Cpu, config.precision)
         .map(|e| AnyEvaluator::Network(e.with_cache(config.eval_cache)))
         .map_err(|e| e.to_string())
 }

@@ -27,9 +27,14 @@ impl<G: Game> Entrant<G> {
     pub fn prepare(spec: PlayerSpec) -> Result<Entrant<G>, ArenaError> {
         let name = spec.name();
         let evaluator = match &spec.kind {
-            PlayerKind::Checkpoint { path, device, .. } => {
+            PlayerKind::Checkpoint {
+                path,
+                device,
+                precision,
+                ..
+            } => {
                 let device = device.resolve().map_err(|e| ArenaError::Device(e.to_string()))?;
-                let evaluator = NetworkEvaluator::<G>::from_checkpoint(path, device)
+                let evaluator = NetworkEvaluator::<G>::from_checkpoint(path, device, *precision)
                     .map_err(|source| ArenaError::Checkpoint {
                         path: path.display().to_string(),
                         source,
@@ -83,6 +88,7 @@ impl<G: Game> Entrant<G> {
                     simulations,
                     device: DeviceChoice::Cpu,
                     root,
+                    precision: zero_model::Precision::Auto,
                 },
                 label: Some(name.clone()),
             },

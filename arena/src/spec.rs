@@ -1,5 +1,5 @@
 //! Player specifications as written on the command line: `random`, `greedy`, `alphabeta:depth=4`,
-//! `alphabeta:nodes=100000`, `alphabeta:ms=200`, `mcts:sims=200`, `ckpt:PATH,sims=64[,root=puct|gumbel]`, each with an optional
+//! `alphabeta:nodes=100000`, `alphabeta:ms=200`, `mcts:sims=200`, `ckpt:PATH,sims=64[,root=puct|gumbel][,device=D][,precision=auto|f32|bf16]`, each with an optional
 //! `name=LABEL`. Parsing knows no game; [`crate::Entrant`] turns a spec into players of one game.
 
 use crate::baselines::SearchLimit;
@@ -58,6 +58,8 @@ pub enum PlayerKind {
         simulations: u32,
         device: zero_model::DeviceChoice,
         root: RootSearch,
+        /// The number format the network evaluates in (`precision=auto|f32|bf16`, default auto).
+        precision: zero_model::Precision,
     },
 }
 
@@ -85,6 +87,7 @@ impl PlayerSpec {
                 simulations,
                 device,
                 root: DEFAULT_CKPT_ROOT,
+                precision: zero_model::Precision::Auto,
             },
             label: None,
         }
@@ -206,6 +209,7 @@ impl PlayerSpec {
                 let mut simulations = DEFAULT_CKPT_SIMS;
                 let mut device = zero_model::DeviceChoice::Cpu;
                 let mut root = DEFAULT_CKPT_ROOT;
+                let mut precision = zero_model::Precision::Auto;
                 for (key, value) in pairs {
                     match key {
                         "path" => path = Some(PathBuf::from(value)),
@@ -235,7 +239,23 @@ impl PlayerSpec {
                                 }
                             }
                         }
-                        _ => return Err(unknown("ckpt", key, "PATH (first), path, sims, root, device, name")),
+                        "precision" => {
+                            precision = value.parse().map_err(|e: zero_model::device::UnknownPrecision| {
+                                SpecError::BadValue {
+                                    spec: err_spec(),
+                                    key: key.to_string(),
+                                    value: value.to_string(),
+                                    reason: e.to_string(),
+                                }
+                            })?
+                        }
+                        _ => {
+                            return Err(unknown(
+                                "ckpt",
+                                key,
+                                "PATH (first), path, sims, root, device, precision, name",
+                            ));
+                        }
                     }
                 }
                 let path = path.ok_or_else(|| SpecError::MissingPath { spec: err_spec() })?;
@@ -244,6 +264,7 @@ impl PlayerSpec {
                     simulations,
                     device,
                     root,
+                    precision,
                 }
             }
             other => {

@@ -76,3 +76,21 @@ fn checkpoint_root_search() {
     assert_eq!(spec.name(), "gen2");
     assert_eq!(spec.canonical(), "ckpt:gen2.safetensors,sims=32");
 }
+
+#[test]
+fn checkpoint_precision() {
+    use zero_model::Precision;
+    let precision = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
+        PlayerKind::Checkpoint { precision, .. } => precision,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(precision("ckpt:x.safetensors"), Precision::Auto);
+    assert_eq!(precision("ckpt:x.safetensors,precision=f32"), Precision::F32);
+    assert_eq!(precision("ckpt:x.safetensors,sims=8,precision=bf16"), Precision::Bf16);
+    let err = PlayerSpec::parse("ckpt:x.safetensors,precision=fp16").unwrap_err();
+    assert!(
+        matches!(&err, SpecError::BadValue { key, value, .. } if key == "precision" && value == "fp16"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("auto, f32 or bf16"), "{err}");
+}

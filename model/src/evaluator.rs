@@ -3,6 +3,7 @@
 //! uniform evaluator or a random-rollout evaluator are interchangeable.
 
 use crate::checkpoint::{Checkpoint, CheckpointError};
+use crate::device::Precision;
 use crate::encode::{batch_tensor, encode_batch, legal_softmax};
 use crate::network::PolicyValueNet;
 use rustc_hash::FxHashMap;
@@ -79,10 +80,12 @@ fn cache_key<G: Game>(game: &G, legal: &[Action]) -> u64 {
     key
 }
 
-/// A network on a device, evaluating batches under no-grad.
+/// A network on a device, evaluating batches under no-grad, in f32 or bf16 ([`Precision`]).
 pub struct NetworkEvaluator<G> {
     vs: nn::VarStore,
     net: PolicyValueNet,
+    /// `Float` or `BFloat16`: the variables' and the inputs' format.
+    kind: Kind,
     label: String,
     input: Vec<f32>,
     cache: Option<EvalCache>,
@@ -92,11 +95,12 @@ pub struct NetworkEvaluator<G> {
 }
 
 impl<G: Game> NetworkEvaluator<G> {
-    /// Wraps a built network (its variables in `vs`, on `vs.device()`).
+    /// Wraps a built network (its variables in `vs`, on `vs.device()`), evaluating in f32.
     pub fn new(vs: nn::VarStore, net: PolicyValueNet, label: impl Into<String>) -> Self {
         NetworkEvaluator {
             vs,
             net,
+            kind: Kind::Float,
             label: label.into(),
             input: Vec::new(),
             cache: None,
@@ -106,14 +110,31 @@ impl<G: Game> NetworkEvaluator<G> {
         }
     }
 
-    /// Loads a checkpoint for game `G` onto `device`; refuses one made for another game, encoding or shape.
-    pub fn from_checkpoint(path: &Path, device: Device) -> Result<Self, CheckpointError> {
+    /// Loads a checkpoint for game `G` onto `device`, to evaluate in `precision`; refuses one made for another
+    /// game, encoding or shape.
+    pub fn from_checkpoint(path: &Path, device: Device, precision: Precision) -> Result<Self, CheckpointError> {
         let checkpoint = Checkpoint::load::<G>(path, device)?;
         let label = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        Ok(Self::new(checkpoint.vs, checkpoint.net, label))
+        Ok(Self::new(checkpoint.vs, checkpoint.net, label).with_precision(precision))
+    }
+
+    /// Evaluates in `precision` from now on (converting the variables).
+    pub fn with_precision(mut self, precision: Precision) -> Self {
+        self.kind = precision.kind(self.vs.device());
+        if self.kind == Kind::BFloat16 {
+            self.vs.bfloat16();
+        } else {
+            self.vs.float();
+        }
+        self
+    }
+
+    /// The format the network evaluates in: `Float` or `BFloat16`.
+    pub fn kind(&self) -> Kind {
+        self.kind
     }
 
     /// Keeps up to `capacity` evaluations keyed by position (0 turns the cache off).
@@ -151,7 +172,9 @@ impl<G: Game> NetworkEvaluator<G> {
         }
         let _no_grad = tch::no_grad_guard();
         encode_batch(batch.iter().map(|r| r.game), &mut self.input);
-        let input = batch_tensor::<G>(&self.input).to_device(self.vs.device());
+        let input = batch_tensor::<G>(&self.input)
+            .to_device(self.vs.device())
+            .to_kind(self.kind);
         let out = self.net.forward(&input, false);
         let logits: Vec<f32> = Vec::try_from(out.policy.to_device(Device::Cpu).to_kind(Kind::Float).flatten(0, -1))
             .expect("policy logits are float");

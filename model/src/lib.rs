@@ -18,6 +18,6 @@ pub mod evaluator;
 pub mod network;
 
 pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta, RawTensor, serialize_with_metadata};
-pub use device::DeviceChoice;
+pub use device::{DeviceChoice, Precision};
 pub use evaluator::{EvalRequest, Evaluation, Evaluator, NetworkEvaluator, UniformEvaluator};
 pub use network::{NetOutput, NetworkConfig, PolicyValueNet};

@@ -181,8 +181,10 @@ impl ResidualBlock {
             .apply(&self.conv2)
             .apply_t(&self.norm2, train);
         if let Some((squeeze, excite)) = &self.gate {
+            // The mean in f32 (an exact sum of 64 squares), back in the network's format for the layers after.
             let s = y
                 .mean_dim(&[2i64, 3][..], false, Kind::Float)
+                .to_kind(y.kind())
                 .apply(squeeze)
                 .relu()
                 .apply(excite)
@@ -301,7 +303,7 @@ impl PolicyValueNet {
             .apply(&self.policy_fc);
         let v = x.apply(&self.value_conv).apply_t(&self.value_norm, train).relu();
         let features = if self.config.global_pool {
-            let mean = v.mean_dim(&[2i64, 3][..], false, Kind::Float);
+            let mean = v.mean_dim(&[2i64, 3][..], false, Kind::Float).to_kind(v.kind());
             let max = v.flatten(2, -1).amax(&[2i64][..], false);
             Tensor::cat(&[mean, max], 1)
         } else {

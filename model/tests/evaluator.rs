@@ -1,12 +1,14 @@
 //! The evaluators the search sees: priors are distributions over exactly the legal actions, the cache answers
 //! what the network would, and the network and uniform evaluators are interchangeable.
 
-use tch::{Device, nn};
+use tch::{Device, Kind, nn};
 use zero_games::bashni::Bashni;
 use zero_games::checks::CheckRng;
 use zero_games::{ActionList, Game};
 use zero_model::network::NetShape;
-use zero_model::{EvalRequest, Evaluator, NetworkConfig, NetworkEvaluator, PolicyValueNet, UniformEvaluator};
+use zero_model::{
+    EvalRequest, Evaluator, NetworkConfig, NetworkEvaluator, PolicyValueNet, Precision, UniformEvaluator,
+};
 
 fn positions<G: Game>(count: usize) -> Vec<(G, ActionList)> {
     let rules = G::parse_rules(None, &[]).unwrap();
@@ -78,4 +80,48 @@ fn uniform_evaluator_spreads_evenly() {
         assert!(e.priors.iter().all(|p| (p - 1.0 / legal.len() as f32).abs() < 1e-6));
         assert_eq!(e.value, 0.0);
     }
+}
+
+#[test]
+fn bf16_evaluation_stays_close_to_f32_with_every_network_option() {
+    let batch = positions::<Bashni>(24);
+    // Squeeze-excitation and global pooling take means, which must come back in the network's format.
+    let config = NetworkConfig {
+        blocks: 2,
+        channels: 16,
+        squeeze_excitation: true,
+        global_pool: true,
+        moves_left: true,
+        ..Default::default()
+    };
+    let vs = nn::VarStore::new(Device::Cpu);
+    let net = PolicyValueNet::new(&vs.root(), &config, NetShape::of::<Bashni>());
+    let mut evaluator = NetworkEvaluator::<Bashni>::new(vs, net, "test");
+    assert_eq!(evaluator.kind(), Kind::Float);
+    let f32_evals = check_distributions(&mut evaluator, &batch);
+    let mut evaluator = evaluator.with_precision(Precision::Bf16);
+    assert_eq!(evaluator.kind(), Kind::BFloat16);
+    let bf16_evals = check_distributions(&mut evaluator, &batch);
+    let (mut prior, mut value) = (0f32, 0f32);
+    for (a, b) in f32_evals.iter().zip(&bf16_evals) {
+        value = value.max((a.value - b.value).abs());
+        prior = a
+            .priors
+            .iter()
+            .zip(&b.priors)
+            .fold(prior, |m, (p, q)| m.max((p - q).abs()));
+        assert!(b.moves_left.is_some_and(f32::is_finite));
+    }
+    assert!(
+        prior < 0.02 && value < 0.05,
+        "bf16 is off by {prior} in priors, {value} in values"
+    );
+    assert!(
+        prior > 0.0 || value > 0.0,
+        "bf16 gave exactly f32's numbers: it did not run in bf16"
+    );
+    // And back to f32 (the weights keep bf16's rounding, so the numbers are close, not equal).
+    let mut evaluator = evaluator.with_precision(Precision::F32);
+    assert_eq!(evaluator.kind(), Kind::Float);
+    check_distributions(&mut evaluator, &batch);
 }

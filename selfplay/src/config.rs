@@ -75,6 +75,9 @@ pub struct SelfPlayConfig {
     pub rollout_max_actions: u32,
     /// Positions kept in each network evaluator's cache (0 = no cache).
     pub eval_cache: usize,
+    /// The number format the network evaluates in: `auto` (bf16 on a CPU with native bf16, else f32), `f32`,
+    /// `bf16`.
+    pub precision: zero_model::Precision,
 }
 
 impl Default for SelfPlayConfig {
@@ -107,6 +110,7 @@ impl Default for SelfPlayConfig {
             games_per_shard: 256,
             rollout_max_actions: 400,
             eval_cache: 0,
+            precision: zero_model::Precision::Auto,
         }
     }
 }

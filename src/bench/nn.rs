@@ -1,7 +1,8 @@
 //! `zero bench nn --config FILE`: the network of a run config at batch sizes 1 to 512: evaluations per second,
 //! floating-point operations per evaluation, achieved GFLOP/s beside the machine's own matrix-multiply ceiling
 //! (a large float32 matmul through libtorch, measured in the same run with the same threads), the cost of
-//! encoding a position, and the process's peak memory after the largest batch.
+//! encoding a position, and the process's peak memory after the largest batch; each in every number format asked
+//! for (f32 and bf16 by default), with how far bf16's priors and values are from f32's.
 
 use crate::config::RunConfig;
 use anyhow::Result;
@@ -14,7 +15,7 @@ use zero_games::registry::{GameVisitor, dispatch};
 use zero_games::{ActionList, Game};
 use zero_model::encode::{batch_tensor, encode_batch};
 use zero_model::network::NetShape;
-use zero_model::{DeviceChoice, EvalRequest, Evaluator, NetworkEvaluator, PolicyValueNet};
+use zero_model::{DeviceChoice, EvalRequest, Evaluation, Evaluator, NetworkEvaluator, PolicyValueNet, Precision};
 
 #[derive(Args, Debug)]
 pub struct NnBenchArgs {
@@ -33,6 +34,9 @@ pub struct NnBenchArgs {
     /// Batch sizes to measure.
     #[arg(long, value_delimiter = ',', default_value = "1,8,32,128,512")]
     pub batches: Vec<usize>,
+    /// Number formats to measure, each at every batch size (auto, f32, bf16), and compare with the first.
+    #[arg(long, value_delimiter = ',', default_value = "f32,bf16")]
+    pub precisions: Vec<Precision>,
 }
 
 struct Bench {
@@ -134,29 +138,63 @@ impl GameVisitor for Bench {
             ceiling
         );
         println!(
-            "{:>6} {:>12} {:>10} {:>10} {:>12}",
-            "batch", "evals/s", "ms/batch", "GFLOP/s", "of ceiling"
+            "{:>9} {:>6} {:>12} {:>10} {:>10} {:>12}",
+            "precision", "batch", "evals/s", "ms/batch", "GFLOP/s", "of ceiling"
         );
-        for &batch in &args.batches {
-            let requests: Vec<EvalRequest<'_, G>> = positions[..batch]
-                .iter()
-                .map(|(g, legal)| EvalRequest {
-                    game: g,
-                    legal: legal.as_slice(),
-                })
-                .collect();
-            let secs = timed(args.seconds, || {
-                std::hint::black_box(evaluator.evaluate(&requests));
-            });
-            let gflops = batch as f64 * flops as f64 / secs / 1e9;
-            println!(
-                "{:>6} {:>12.0} {:>10.2} {:>10.1} {:>11.0}%",
-                batch,
-                batch as f64 / secs,
-                secs * 1e3,
-                gflops,
-                100.0 * gflops / ceiling
-            );
+        let requests: Vec<EvalRequest<'_, G>> = positions
+            .iter()
+            .map(|(g, legal)| EvalRequest {
+                game: g,
+                legal: legal.as_slice(),
+            })
+            .collect();
+        let mut reference: Option<(Precision, Vec<Evaluation>)> = None;
+        let mut differences = Vec::new();
+        for &precision in &args.precisions {
+            evaluator = evaluator.with_precision(precision);
+            let label = match precision {
+                Precision::Auto if evaluator.kind() == Kind::BFloat16 => "auto=bf16".to_string(),
+                Precision::Auto => "auto=f32".to_string(),
+                other => other.to_string(),
+            };
+            for &batch in &args.batches {
+                let batch = batch.min(requests.len());
+                let secs = timed(args.seconds, || {
+                    std::hint::black_box(evaluator.evaluate(&requests[..batch]));
+                });
+                let gflops = batch as f64 * flops as f64 / secs / 1e9;
+                println!(
+                    "{:>9} {:>6} {:>12.0} {:>10.2} {:>10.1} {:>11.0}%",
+                    label,
+                    batch,
+                    batch as f64 / secs,
+                    secs * 1e3,
+                    gflops,
+                    100.0 * gflops / ceiling
+                );
+            }
+            // How far this format's judgements are from the first format's, over every sampled position.
+            let evaluations = evaluator.evaluate(&requests);
+            match &reference {
+                None => reference = Some((precision, evaluations)),
+                Some((first, expected)) => {
+                    let (mut prior, mut value) = (0f32, 0f32);
+                    for (a, b) in expected.iter().zip(&evaluations) {
+                        value = value.max((a.value - b.value).abs());
+                        for (p, q) in a.priors.iter().zip(&b.priors) {
+                            prior = prior.max((p - q).abs());
+                        }
+                    }
+                    differences.push(format!(
+                        "{precision} vs {first} over {} positions: largest prior difference {prior:.4}, largest value \
+                         difference {value:.4}",
+                        requests.len()
+                    ));
+                }
+            }
+        }
+        for line in differences {
+            println!("{line}");
         }
         if let Some(mib) = peak_rss_mib() {
             println!("peak resident memory of this process: {mib:.0} MiB");

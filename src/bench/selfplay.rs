@@ -16,7 +16,7 @@ use tch::nn;
 use zero_games::Game;
 use zero_games::registry::{GameVisitor, dispatch};
 use zero_model::network::NetShape;
-use zero_model::{EvalRequest, Evaluator, NetworkEvaluator, PolicyValueNet};
+use zero_model::{EvalRequest, Evaluator, NetworkEvaluator, PolicyValueNet, Precision};
 use zero_selfplay::{GameSearch, Progress, SelfPlayConfig, Worker, search_blocking};
 
 #[derive(Args, Debug)]
@@ -33,6 +33,9 @@ pub struct SelfPlayBenchArgs {
     /// Worker threads (default: the config's).
     #[arg(long)]
     pub workers: Option<usize>,
+    /// The network's number format: auto, f32 or bf16 (default: the config's `selfplay.precision`).
+    #[arg(long)]
+    pub precision: Option<Precision>,
 }
 
 struct Bench {
@@ -46,7 +49,7 @@ fn evaluator_for<G: Game>(args: &SelfPlayBenchArgs, config: &RunConfig, w: usize
         None => {
             let vs = nn::VarStore::new(tch::Device::Cpu);
             let net = PolicyValueNet::new(&vs.root(), &config.network, NetShape::of::<G>());
-            AnyEvaluator::Network(NetworkEvaluator::new(vs, net, "fresh"))
+            AnyEvaluator::Network(NetworkEvaluator::new(vs, net, "fresh").with_precision(config.selfplay.precision))
         }
     }
 }
@@ -54,7 +57,10 @@ fn evaluator_for<G: Game>(args: &SelfPlayBenchArgs, config: &RunConfig, w: usize
 impl GameVisitor for Bench {
     type Output = Result<()>;
     fn visit<G: Game>(self) -> Result<()> {
-        let Bench { args, config } = self;
+        let Bench { args, mut config } = self;
+        if let Some(precision) = args.precision {
+            config.selfplay.precision = precision;
+        }
         let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
         let mut sp: SelfPlayConfig = config.selfplay.clone();
         if let Some(w) = args.workers {
@@ -95,7 +101,8 @@ impl GameVisitor for Bench {
         let evals = Progress::get(&progress.evaluations) as f64 / secs;
         let batch = progress.mean_batch();
         println!(
-            "{} {:?} root, {} simulations (cheap {}, full share {}), {} games in flight x {} leaves, {} worker(s), {:.1} s",
+            "{} {:?} root, {} simulations (cheap {}, full share {}), {} games in flight x {} leaves, {} worker(s), \
+             precision {}, {:.1} s",
             G::NAME,
             sp.root,
             sp.simulations,
@@ -104,6 +111,7 @@ impl GameVisitor for Bench {
             sp.games_in_flight,
             sp.leaves_per_game,
             sp.workers,
+            sp.precision,
             secs
         );
         println!(

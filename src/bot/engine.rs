@@ -50,7 +50,9 @@ pub struct Engine<G: Game> {
 impl<G: Game> Engine<G> {
     /// The bundle's network on the CPU, with the bundle's root search; `sims` overrides the bundle's default.
     pub fn from_bundle(bundle: &Bundle, sims: Option<u32>) -> Result<Self> {
-        let evaluator = bundle.evaluator::<G>(tch::Device::Cpu)?.with_cache(50_000);
+        let evaluator = bundle
+            .evaluator::<G>(tch::Device::Cpu, zero_model::Precision::Auto)?
+            .with_cache(50_000);
         let config = SelfPlayConfig {
             root: bundle.manifest.search.root,
             dirichlet_fraction: 0.0,

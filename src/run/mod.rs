@@ -165,8 +165,12 @@ fn run_loop<G: Game>(config: &RunConfig, dir: &RunDir) -> Result<()> {
         dir.report_dir().join("index.html").display()
     );
     // Runs made before generations were merged (and a merge that failed) still hold finished generations as
-    // one-game shards.
-    if let Some(finished) = state.generation.checked_sub(1) {
+    // one-game shards; past the self-play phase, the current generation's self-play is finished too.
+    let finished = match state.phase {
+        Phase::Selfplay => state.generation.checked_sub(1),
+        _ => Some(state.generation),
+    };
+    if let Some(finished) = finished {
         dir.merge_selfplay_shards(finished)?;
     }
     while state.generation < config.run.generations {
