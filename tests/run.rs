@@ -184,6 +184,54 @@ fn a_killed_run_resumes_without_losing_games_and_a_second_process_is_refused() {
         assert_eq!(text.lines().count(), 4, "{file}");
     }
     assert!(!dir.join("games/gen-0001/vs-gen0.jsonl").exists());
+
+    // One generation more, killed once its self-play is done: the resumed session did not play the games, yet
+    // its summary describes them (from the shards) and claims no self-play speed it did not measure.
+    let mut third = zero()
+        .arg("run")
+        .arg("--run-dir")
+        .arg(&dir)
+        .args(["--set", "run.generations=3"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let state = std::fs::read_to_string(dir.join("state.json")).unwrap_or_default();
+        if state.contains("\"generation\": 2") && state.contains("\"phase\": \"train\"") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline && third.try_wait().unwrap().is_none(),
+            "{state}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    third.kill().unwrap();
+    third.wait().unwrap();
+    let resumed = zero().arg("run").arg("--run-dir").arg(&dir).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let summaries: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("generations.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(summaries.len(), 3);
+    for s in &summaries {
+        let rates = [&s["draw_rate"], &s["resign_rate"]].map(|r| r.as_f64().unwrap());
+        assert!(
+            s["games"].as_u64().unwrap() >= 60 && s["mean_game_length"].as_f64().unwrap() > 1.0,
+            "{s}"
+        );
+        assert!(rates.iter().all(|r| (0.0..=1.0).contains(r)), "{s}");
+    }
+    assert!(summaries[2]["positions_per_second"].is_null(), "{}", summaries[2]);
+    assert!(
+        summaries[1]["positions_per_second"].as_f64().unwrap() > 0.0,
+        "{}",
+        summaries[1]
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -28,7 +28,9 @@ pub struct GenerationSummary {
     pub elapsed_seconds: f64,
     pub games: u64,
     pub positions: u64,
-    pub positions_per_second: f64,
+    /// Self-play positions per second, when self-play ran in the session that finished the generation (a
+    /// generation whose self-play finished before a resume has none: `null`).
+    pub positions_per_second: Option<f64>,
     pub mean_game_length: f64,
     pub draw_rate: f64,
     pub resign_rate: f64,
@@ -131,11 +133,11 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
             )
         });
         rows.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.0}</td><td>{:.1}</td><td>{:.0}%</td><td>{}</td><td>{}</td></tr>\n",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}%</td><td>{}</td><td>{}</td></tr>\n",
             g.generation,
             g.games,
             g.positions,
-            g.positions_per_second,
+            g.positions_per_second.map_or_else(|| "-".to_string(), |p| format!("{p:.0}")),
             g.mean_game_length,
             100.0 * g.draw_rate,
             escape(&elo),

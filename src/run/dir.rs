@@ -249,10 +249,11 @@ impl RunDir {
         Ok(())
     }
 
-    /// Shards of generation `generation` already in `data/`: (games, positions).
-    pub fn generation_data(&self, generation: u32) -> Result<(u64, u64)> {
+    /// What the complete shards of generation `generation` in `data/` hold (the run's and followers' games, from
+    /// every session that played them).
+    pub fn generation_data(&self, generation: u32) -> Result<GenerationGames> {
         let prefix = shard_prefix(generation);
-        let (mut games, mut positions) = (0, 0);
+        let mut data = GenerationGames::default();
         for entry in std::fs::read_dir(self.data_dir())?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             if !name.starts_with(&prefix) || !name.ends_with(".games.parquet") {
@@ -264,12 +265,39 @@ impl RunDir {
             }
             let (_, records) =
                 zero_data::read_games(&entry.path()).with_context(|| format!("reading {}", entry.path().display()))?;
-            games += records.len() as u64;
-            positions += zero_data::ShardFile::open(&positions_file)
+            for game in &records {
+                data.games += 1;
+                data.plies += u64::from(game.plies);
+                data.draws += u64::from(game.winner.is_none());
+                data.resignations += u64::from(game.reason == "resignation");
+            }
+            data.positions += zero_data::ShardFile::open(&positions_file)
                 .with_context(|| format!("reading {}", positions_file.display()))?
                 .rows() as u64;
         }
-        Ok((games, positions))
+        Ok(data)
+    }
+}
+
+/// The finished self-play games of one generation, as its shards hold them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GenerationGames {
+    pub games: u64,
+    pub positions: u64,
+    /// Plies of all the games together.
+    pub plies: u64,
+    pub draws: u64,
+    pub resignations: u64,
+}
+
+impl GenerationGames {
+    /// `count` as a share of the games (0 without games).
+    pub fn share(&self, count: u64) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            count as f64 / self.games as f64
+        }
     }
 }
 

@@ -179,7 +179,7 @@ fn run_loop<G: Game>(config: &RunConfig, dir: &RunDir) -> Result<()> {
         let base_elapsed = state.elapsed_seconds;
 
         // Self-play: finish the generation's games (those already in shards count).
-        let (have, _) = dir.generation_data(g)?;
+        let have = dir.generation_data(g)?.games;
         let wanted = config.run.games_per_generation as u64;
         let mut selfplay_seconds = 0.0;
         let mut stats = None;
@@ -215,7 +215,8 @@ fn run_loop<G: Game>(config: &RunConfig, dir: &RunDir) -> Result<()> {
             state.elapsed_seconds = base_elapsed + session.elapsed().as_secs_f64();
             dir.save_state(&state)?;
         }
-        let (games, positions) = dir.generation_data(g)?;
+        let data = dir.generation_data(g)?;
+        let positions = data.positions;
 
         // Training: from the previous network (exactly resumable), on the window over every shard of the run.
         let mut losses = BTreeMap::new();
@@ -304,45 +305,28 @@ fn run_loop<G: Game>(config: &RunConfig, dir: &RunDir) -> Result<()> {
             // Without gating, and for the first network (nothing to gate it against): the newest.
             _ => g + 1,
         };
-        let s = stats.unwrap_or_default();
-        let resigned: u64 = s
-            .results
-            .iter()
-            .filter(|((_, reason), _)| reason == "resignation")
-            .map(|(_, n)| n)
-            .sum();
-        let draws: u64 = s
-            .results
-            .iter()
-            .filter(|((who, _), _)| who == "draw")
-            .map(|(_, n)| n)
-            .sum();
+        // Game statistics come from the shards, so they cover every game of the generation (followers' too, and
+        // those of an earlier session); throughput and false resignations only from self-play in this session.
         let summary = GenerationSummary {
             generation: g + 1,
             elapsed_seconds: base_elapsed + session.elapsed().as_secs_f64(),
-            games,
+            games: data.games,
             positions,
-            positions_per_second: if selfplay_seconds > 0.0 {
-                s.positions as f64 / selfplay_seconds
+            positions_per_second: stats
+                .as_ref()
+                .filter(|_| selfplay_seconds > 0.0)
+                .map(|s| s.positions as f64 / selfplay_seconds),
+            mean_game_length: if data.games > 0 {
+                data.plies as f64 / data.games as f64
             } else {
                 0.0
             },
-            mean_game_length: if s.games > 0 {
-                s.plies as f64 / s.games as f64
-            } else {
-                0.0
-            },
-            draw_rate: if s.games > 0 {
-                draws as f64 / s.games as f64
-            } else {
-                0.0
-            },
-            resign_rate: if s.games > 0 {
-                resigned as f64 / s.games as f64
-            } else {
-                0.0
-            },
-            false_resign_rate: (s.resign_checks > 0).then(|| s.false_resigns as f64 / s.resign_checks as f64),
+            draw_rate: data.share(data.draws),
+            resign_rate: data.share(data.resignations),
+            false_resign_rate: stats
+                .as_ref()
+                .filter(|s| s.resign_checks > 0)
+                .map(|s| s.false_resigns as f64 / s.resign_checks as f64),
             train_steps: steps,
             losses,
             ratings,
@@ -382,11 +366,13 @@ fn print_summary(s: &GenerationSummary) {
         .filter(|r| r.player != s.network)
         .map(|r| format!("{} {}", r.player, elo(&r.player)))
         .collect();
+    let speed = s
+        .positions_per_second
+        .map_or_else(String::new, |p| format!("{p:.0} positions/s, "));
     println!(
-        "generation {:>3}: {} games, {:.0} positions/s, losses {}, Elo {} {} (vs {})",
+        "generation {:>3}: {} games, {speed}losses {}, Elo {} {} (vs {})",
         s.generation,
         s.games,
-        s.positions_per_second,
         s.losses
             .iter()
             .map(|(k, v)| format!("{k} {v:.3}"))
