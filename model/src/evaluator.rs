@@ -129,6 +129,17 @@ impl<G: Game> NetworkEvaluator<G> {
         } else {
             self.vs.float();
         }
+        if self.vs.device() == Device::Cpu {
+            // Convolution weights in channels-last layout: oneDNN then runs the convolutions on NHWC data.
+            tch::no_grad(|| {
+                for (_, mut var) in self.vs.variables() {
+                    if var.dim() == 4 {
+                        let restrided = channels_last(&var);
+                        var.set_data(&restrided);
+                    }
+                }
+            });
+        }
         self
     }
 
@@ -172,9 +183,12 @@ impl<G: Game> NetworkEvaluator<G> {
         }
         let _no_grad = tch::no_grad_guard();
         encode_batch(batch.iter().map(|r| r.game), &mut self.input);
-        let input = batch_tensor::<G>(&self.input)
+        let mut input = batch_tensor::<G>(&self.input)
             .to_device(self.vs.device())
             .to_kind(self.kind);
+        if self.vs.device() == Device::Cpu {
+            input = channels_last(&input);
+        }
         let out = self.net.forward(&input, false);
         let logits: Vec<f32> = Vec::try_from(out.policy.to_device(Device::Cpu).to_kind(Kind::Float).flatten(0, -1))
             .expect("policy logits are float");
@@ -200,6 +214,12 @@ impl<G: Game> NetworkEvaluator<G> {
             })
             .collect()
     }
+}
+
+/// The same values in channels-last memory order (strides of NHWC, shape still NCHW); tch has no
+/// memory-format API, so through a permuted copy.
+fn channels_last(t: &tch::Tensor) -> tch::Tensor {
+    t.permute([0, 2, 3, 1]).contiguous().permute([0, 3, 1, 2])
 }
 
 impl<G: Game> Evaluator<G> for NetworkEvaluator<G> {
