@@ -43,6 +43,10 @@ pub struct Standing {
     pub losses: u32,
     /// Points (wins + draws / 2) over games, in percent.
     pub score_percent: f64,
+    /// Mean milliseconds the player took to choose a move, when its games were played in this process (a round
+    /// robin); absent for a pool of recorded games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms_per_move: Option<f64>,
 }
 
 /// The rated pool, best first.
@@ -61,15 +65,22 @@ impl Standings {
     /// The table as text for people.
     pub fn table(&self) -> String {
         let width = self.rows.iter().map(|r| r.name.len()).max().unwrap_or(6).max(6);
+        let timed = self.rows.iter().any(|r| r.ms_per_move.is_some());
         let mut out = format!(
-            "{:<width$} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6} {:>7}\n",
+            "{:<width$} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6} {:>7}",
             "player", "elo", "±95%", "games", "wins", "draws", "losses", "score%"
         );
+        out += if timed { "  ms/move\n" } else { "\n" };
         for r in &self.rows {
             out += &format!(
-                "{:<width$} {:>7.0} {:>7.0} {:>6} {:>6} {:>6} {:>6} {:>7.1}\n",
+                "{:<width$} {:>7.0} {:>7.0} {:>6} {:>6} {:>6} {:>6} {:>7.1}",
                 r.name, r.elo, r.elo_interval, r.games, r.wins, r.draws, r.losses, r.score_percent
             );
+            out += &match (timed, r.ms_per_move) {
+                (false, _) => "\n".to_string(),
+                (true, Some(ms)) => format!(" {ms:>8.1}\n"),
+                (true, None) => format!(" {:>8}\n", "-"),
+            };
         }
         out + &format!("(Bradley-Terry maximum likelihood, {} = 0)\n", self.anchor)
     }
@@ -181,6 +192,7 @@ pub fn rate(names: &[String], results: &[GameResult], anchor: usize) -> Result<S
                 } else {
                     100.0 * (wins as f64 + draws as f64 / 2.0) / played as f64
                 },
+                ms_per_move: None,
             }
         })
         .collect();

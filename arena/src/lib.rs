@@ -30,7 +30,7 @@ pub mod sprt;
 
 pub use elo::{GameResult, Standing, Standings, rate, rate_records};
 pub use entrant::Entrant;
-pub use matches::{MatchOptions, RoundRobin, head_to_head, play_game, round_robin};
+pub use matches::{MatchOptions, RoundRobin, Thinking, head_to_head, play_game, round_robin};
 pub use openings::OpeningBook;
 pub use player::Player;
 pub use records::GameRecord;

@@ -10,6 +10,7 @@ use crate::spec::PlayerKind;
 use crate::{ArenaError, GameResult, Standings, rate};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::time::Instant;
 use zero_games::Game;
 
 /// How a match is played.
@@ -48,7 +49,8 @@ pub fn play_game<G: Game>(
     first: &mut dyn Player<G>,
     second: &mut dyn Player<G>,
     max_plies: u32,
-) -> Result<GameRecord, ArenaError> {
+) -> Result<(GameRecord, Thinking), ArenaError> {
+    let mut thinking = Thinking::default();
     let mut game: G = book.position(rules, opening_index)?;
     let mut record = GameRecord {
         game: G::NAME.to_string(),
@@ -66,11 +68,11 @@ pub fn play_game<G: Game>(
     loop {
         if let Some(outcome) = game.outcome() {
             record.set_result(outcome.winner, outcome.reason.as_str());
-            return Ok(record);
+            return Ok((record, thinking));
         }
         if record.moves.len() as u32 >= max_plies {
             record.set_result(None, REASON_ARENA_CAP);
-            return Ok(record);
+            return Ok((record, thinking));
         }
         let side = game.to_move();
         let player: &mut dyn Player<G> = if side == zero_games::Player::First {
@@ -78,15 +80,26 @@ pub fn play_game<G: Game>(
         } else {
             &mut *second
         };
+        let started = Instant::now();
         let mv = player.choose_move(&game);
+        thinking.seconds[side.index()] += started.elapsed().as_secs_f64();
+        thinking.moves[side.index()] += 1;
         game.legal_moves(&mut legal);
         if !legal.contains(&mv) {
             record.set_result(Some(side.other()), REASON_ILLEGAL_MOVE);
-            return Ok(record);
+            return Ok((record, thinking));
         }
         record.moves.push(game.format_move(&mv));
         game.play(&mv);
     }
+}
+
+/// The time each side of one game spent choosing its moves (first side, second side), and how many it chose:
+/// what a result cost, beside the result. Not part of the record, whose games are reproducible and compared.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Thinking {
+    pub seconds: [f64; 2],
+    pub moves: [u32; 2],
 }
 
 /// One game to play: entrant indices for each side and the opening.
@@ -125,7 +138,7 @@ fn play_jobs<G: Game>(
     book: &OpeningBook,
     jobs: &[Job],
     options: &MatchOptions,
-) -> Result<Vec<GameRecord>, ArenaError> {
+) -> Result<Vec<(GameRecord, Thinking)>, ArenaError> {
     book.validate::<G>(rules)?;
     jobs.par_iter()
         .enumerate()
@@ -155,7 +168,8 @@ pub fn head_to_head<G: Game>(
     options: &MatchOptions,
 ) -> Result<Vec<GameRecord>, ArenaError> {
     let jobs = paired_jobs(0, 1, options.games_per_pair, options.first_opening, book.openings.len());
-    play_jobs(rules, &[a, b], book, &jobs, options)
+    let played = play_jobs(rules, &[a, b], book, &jobs, options)?;
+    Ok(played.into_iter().map(|(record, _)| record).collect())
 }
 
 /// A finished round robin: the table and every game.
@@ -197,7 +211,17 @@ pub fn round_robin<G: Game>(
         }
     }
     let pool: Vec<&Entrant<G>> = entrants.iter().collect();
-    let records = play_jobs(rules, &pool, book, &jobs, options)?;
+    let played = play_jobs(rules, &pool, book, &jobs, options)?;
+    // Each entrant's thinking time over all its moves.
+    let mut seconds = vec![0.0; entrants.len()];
+    let mut moves = vec![0u32; entrants.len()];
+    for (job, (_, thinking)) in jobs.iter().zip(&played) {
+        for (side, entrant) in [job.first, job.second].into_iter().enumerate() {
+            seconds[entrant] += thinking.seconds[side];
+            moves[entrant] += thinking.moves[side];
+        }
+    }
+    let records: Vec<GameRecord> = played.into_iter().map(|(record, _)| record).collect();
     let results: Vec<GameResult> = jobs
         .iter()
         .zip(&records)
@@ -211,6 +235,13 @@ pub fn round_robin<G: Game>(
         .iter()
         .position(|e| e.spec.kind == PlayerKind::Random)
         .unwrap_or(0);
-    let standings = rate(&names, &results, anchor)?;
+    let mut standings = rate(&names, &results, anchor)?;
+    for row in &mut standings.rows {
+        let i = names
+            .iter()
+            .position(|n| *n == row.name)
+            .expect("rated players are the entrants");
+        row.ms_per_move = (moves[i] > 0).then(|| 1000.0 * seconds[i] / moves[i] as f64);
+    }
     Ok(RoundRobin { standings, records })
 }

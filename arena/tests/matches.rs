@@ -46,6 +46,15 @@ fn every_pair_plays_legal_games<G: Game>() {
     let total: u32 = result.standings.rows.iter().map(|r| r.games).sum();
     assert_eq!(total, 2 * result.records.len() as u32);
     assert_eq!(result.standings.get("random").unwrap().elo, 0.0);
+    // What each player's moves cost: measured for every player, and mcts (8 playouts to the end per move) takes
+    // longer than random (one draw).
+    let ms = |name: &str| result.standings.get(name).unwrap().ms_per_move.unwrap();
+    assert!(result.standings.rows.iter().all(|r| r.ms_per_move.is_some_and(|m| m >= 0.0)));
+    assert!(ms("mcts:sims=8") > ms("random"), "{}", result.standings.table());
+    assert!(result.standings.table().contains("ms/move"));
+    // A pool rated from records has no times.
+    let rated = rate_records(&result.records, "random").unwrap();
+    assert!(rated.rows.iter().all(|r| r.ms_per_move.is_none()) && !rated.table().contains("ms/move"));
 
     // The same seed plays the same games; records survive a JSONL round trip.
     let again = round_robin(&rules, &entrants, &book, &options).unwrap();

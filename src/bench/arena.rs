@@ -58,9 +58,9 @@ fn bench<G: Game>(seconds: f64) -> Result<()> {
             let mut p = first.player(games, 0);
             let mut q = second.player(games, 1);
             let record = if games % 2 == 0 {
-                play_game(&rules, &book, opening, p.as_mut(), q.as_mut(), 2000)?
+                play_game(&rules, &book, opening, p.as_mut(), q.as_mut(), 2000)?.0
             } else {
-                play_game(&rules, &book, opening, q.as_mut(), p.as_mut(), 2000)?
+                play_game(&rules, &book, opening, q.as_mut(), p.as_mut(), 2000)?.0
             };
             plies += record.opening.len() + record.moves.len();
             games += 1;
