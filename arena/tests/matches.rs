@@ -49,7 +49,13 @@ fn every_pair_plays_legal_games<G: Game>() {
     // What each player's moves cost: measured for every player, and mcts (8 playouts to the end per move) takes
     // longer than random (one draw).
     let ms = |name: &str| result.standings.get(name).unwrap().ms_per_move.unwrap();
-    assert!(result.standings.rows.iter().all(|r| r.ms_per_move.is_some_and(|m| m >= 0.0)));
+    assert!(
+        result
+            .standings
+            .rows
+            .iter()
+            .all(|r| r.ms_per_move.is_some_and(|m| m >= 0.0))
+    );
     assert!(ms("mcts:sims=8") > ms("random"), "{}", result.standings.table());
     assert!(result.standings.table().contains("ms/move"));
     // A pool rated from records has no times.
