@@ -62,6 +62,15 @@ fn finished_games(dir: &Path) -> BTreeSet<(String, String)> {
     games
 }
 
+/// The run's summary lines, one JSON object per generation.
+fn read_summaries(dir: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("generations.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// The run's own self-play shards of generation `g` (positions files), merged or not.
 fn own_shards(dir: &Path, g: u32) -> Vec<String> {
     let prefix = format!("g{g:04}-");
@@ -212,11 +221,7 @@ fn a_killed_run_resumes_without_losing_games_and_a_second_process_is_refused() {
     third.wait().unwrap();
     let resumed = zero().arg("run").arg("--run-dir").arg(&dir).output().unwrap();
     assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
-    let summaries: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("generations.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let summaries = read_summaries(&dir);
     assert_eq!(summaries.len(), 3);
     for s in &summaries {
         let rates = [&s["draw_rate"], &s["resign_rate"]].map(|r| r.as_f64().unwrap());
@@ -295,11 +300,7 @@ fn a_gated_run_keeps_its_self_play_network_until_one_is_promoted_and_a_follower_
 
     // Generations 2 and 3 were gated against the network self-play used; what they decided is what the state
     // says self-play uses next.
-    let summaries: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("generations.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let summaries = read_summaries(&dir);
     assert_eq!(summaries.len(), 3);
     assert!(
         summaries[0].get("gate").is_none(),

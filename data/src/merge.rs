@@ -21,7 +21,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::file::metadata::KeyValue;
 
 use crate::error::DataError;
-use crate::reader::{READ_BATCH_ROWS, ShardFile};
+use crate::reader::{READ_BATCH_ROWS, ShardFile, shard_name};
 use crate::records::ShardHeader;
 use crate::schema;
 use crate::writer::{ShardSummary, check_shard_name, shard_paths};
@@ -97,15 +97,7 @@ pub fn merge_shards(dir: &Path, name: &str, sources: &[String]) -> Result<ShardS
     for source in sources {
         remove_shard(dir, source).map_err(|(path, e)| DataError::io(&path, e))?;
     }
-    let size = |path: &Path| fs::metadata(path).map(|m| m.len()).map_err(|e| DataError::io(path, e));
-    Ok(ShardSummary {
-        positions_bytes: size(&positions_path)?,
-        games_bytes: size(&games_path)?,
-        positions_path,
-        games_path,
-        games: game_rows,
-        positions: position_rows,
-    })
+    ShardSummary::of_written(positions_path, games_path, game_rows, position_rows)
 }
 
 /// Writes the rows of `files`, in order, into one file at `path` (atomically); returns the rows written.
@@ -166,19 +158,10 @@ pub(crate) fn remove_merged_sources(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
     for entry in fs::read_dir(dir)? {
         let path = entry?.path();
-        let is_merged = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.strip_suffix(schema::POSITIONS_SUFFIX))
-            .is_some_and(|stem| stem.ends_with(MERGED_SUFFIX) && !zero_games::files::is_temporary(&path));
-        if !is_merged {
+        let Some(own_name) = shard_name(&path).filter(|name| name.ends_with(MERGED_SUFFIX)) else {
             continue;
-        }
+        };
         let Ok(file) = ShardFile::open(&path) else { continue };
-        let own_name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.strip_suffix(schema::POSITIONS_SUFFIX));
         let Some(Ok(sources)) = file
             .metadata_value(MERGED_FROM_KEY)
             .map(serde_json::from_str::<Vec<String>>)
@@ -187,7 +170,7 @@ pub(crate) fn remove_merged_sources(dir: &Path) -> io::Result<Vec<PathBuf>> {
         };
         for source in sources
             .iter()
-            .filter(|s| check_shard_name(dir, s).is_ok() && Some(s.as_str()) != own_name)
+            .filter(|s| check_shard_name(dir, s).is_ok() && **s != own_name)
         {
             removed.extend(remove_shard(dir, source).map_err(|(_, e)| e)?);
         }

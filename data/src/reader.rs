@@ -484,7 +484,7 @@ impl ShardSet {
 }
 
 /// The shard name of a complete positions file, or `None` for games files, temporaries and other files.
-fn shard_name(path: &Path) -> Option<String> {
+pub(crate) fn shard_name(path: &Path) -> Option<String> {
     let file_name = path.file_name().and_then(OsStr::to_str)?;
     if is_temporary(path) || file_name.ends_with(GAMES_SUFFIX) || !path.is_file() {
         return None;

@@ -33,6 +33,26 @@ pub struct ShardSummary {
     pub games_bytes: u64,
 }
 
+impl ShardSummary {
+    /// The summary of a shard just written to `positions_path` and `games_path`, with the files' sizes.
+    pub(crate) fn of_written(
+        positions_path: PathBuf,
+        games_path: PathBuf,
+        games: usize,
+        positions: usize,
+    ) -> Result<ShardSummary, DataError> {
+        let size = |path: &Path| fs::metadata(path).map(|m| m.len()).map_err(|e| DataError::io(path, e));
+        Ok(ShardSummary {
+            positions_bytes: size(&positions_path)?,
+            games_bytes: size(&games_path)?,
+            positions_path,
+            games_path,
+            games,
+            positions,
+        })
+    }
+}
+
 /// The paths of shard `name` in `dir`: (positions file, games file).
 pub fn shard_paths(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
     (
@@ -181,15 +201,7 @@ impl ShardWriter {
             .finish(&header)
             .map_err(|e| DataError::corrupt_data(&positions_path, e))?;
         write_parquet(&positions_path, &header, positions_batch)?;
-        let size = |path: &Path| fs::metadata(path).map(|m| m.len()).map_err(|e| DataError::io(path, e));
-        Ok(ShardSummary {
-            positions_bytes: size(&positions_path)?,
-            games_bytes: size(&games_path)?,
-            positions_path,
-            games_path,
-            games: game_rows,
-            positions: position_rows,
-        })
+        ShardSummary::of_written(positions_path, games_path, game_rows, position_rows)
     }
 }
 

@@ -65,6 +65,17 @@ pub(crate) fn sample_positions<G: Game>(rules: &G::Rules, count: usize) -> Vec<(
     out
 }
 
+/// The evaluator's requests for sampled positions.
+pub(crate) fn requests_of<G: Game>(positions: &[(G, ActionList)]) -> Vec<EvalRequest<'_, G>> {
+    positions
+        .iter()
+        .map(|(g, legal)| EvalRequest {
+            game: g,
+            legal: legal.as_slice(),
+        })
+        .collect()
+}
+
 pub(crate) fn timed(seconds: f64, mut work: impl FnMut()) -> f64 {
     work(); // warm-up
     let start = Instant::now();
@@ -141,13 +152,7 @@ impl GameVisitor for Bench {
             "{:>9} {:>6} {:>12} {:>10} {:>10} {:>12}",
             "precision", "batch", "evals/s", "ms/batch", "GFLOP/s", "of ceiling"
         );
-        let requests: Vec<EvalRequest<'_, G>> = positions
-            .iter()
-            .map(|(g, legal)| EvalRequest {
-                game: g,
-                legal: legal.as_slice(),
-            })
-            .collect();
+        let requests = requests_of(&positions);
         let mut reference: Option<(Precision, Vec<Evaluation>)> = None;
         let mut differences = Vec::new();
         for &precision in &args.precisions {

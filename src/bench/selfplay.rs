@@ -4,7 +4,7 @@
 //! in the same run: the ratio is the search's efficiency (how much of the network's speed the loop keeps).
 //! Finally it measures the tree arena of one search of 1000 simulations (memory per game in flight).
 
-use super::nn::{sample_positions, timed};
+use super::nn::{requests_of, sample_positions, timed};
 use crate::config::RunConfig;
 use crate::selfplay_cmd::{AnyEvaluator, make_evaluator};
 use anyhow::Result;
@@ -16,7 +16,7 @@ use tch::nn;
 use zero_games::Game;
 use zero_games::registry::{GameVisitor, dispatch};
 use zero_model::network::NetShape;
-use zero_model::{EvalRequest, Evaluator, NetworkEvaluator, PolicyValueNet, Precision};
+use zero_model::{Evaluator, NetworkEvaluator, PolicyValueNet, Precision};
 use zero_selfplay::{GameSearch, Progress, SelfPlayConfig, Worker, search_blocking};
 
 #[derive(Args, Debug)]
@@ -124,13 +124,7 @@ impl GameVisitor for Bench {
         let mut evaluator = first_evaluator.expect("worker 0 ran");
         let size = batch.round().max(1.0) as usize;
         let positions = sample_positions::<G>(&rules, size);
-        let requests: Vec<EvalRequest<'_, G>> = positions
-            .iter()
-            .map(|(g, legal)| EvalRequest {
-                game: g,
-                legal: legal.as_slice(),
-            })
-            .collect();
+        let requests = requests_of(&positions);
         let per_batch = timed(2.0, || {
             std::hint::black_box(evaluator.evaluate(&requests));
         });

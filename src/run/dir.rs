@@ -24,7 +24,8 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use zero_data::ShardSet;
+use zero_games::EndReason;
 
 /// What a run is doing; `state.json` records the next phase to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -211,27 +212,18 @@ impl RunDir {
     /// since a follower may still be writing into a generation the run has finished.
     pub fn merge_selfplay_shards(&self, last: u32) -> Result<()> {
         let data = self.data_dir();
-        let mut by_generation: BTreeMap<u32, Vec<(SystemTime, String)>> = BTreeMap::new();
-        for entry in std::fs::read_dir(&data).with_context(|| format!("reading {}", data.display()))? {
-            let entry = entry?;
-            let file_name = entry.file_name().to_string_lossy().into_owned();
-            let Some(name) = file_name.strip_suffix(zero_data::POSITIONS_SUFFIX) else {
-                continue;
-            };
-            match own_selfplay_shard_generation(name) {
-                Some(g) if g <= last => {
-                    let modified = entry.metadata().and_then(|m| m.modified())?;
-                    by_generation.entry(g).or_default().push((modified, name.to_string()));
-                }
-                _ => {}
+        let set = ShardSet::scan(&data).with_context(|| format!("reading {}", data.display()))?;
+        // The set is newest first; each generation's sources go oldest first.
+        let mut by_generation: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+        for shard in set.shards().iter().rev() {
+            if let Some(g) = own_selfplay_shard_generation(&shard.name).filter(|&g| g <= last) {
+                by_generation.entry(g).or_default().push(shard.name.clone());
             }
         }
-        for (g, mut shards) in by_generation {
-            if shards.len() < 2 {
+        for (g, sources) in by_generation {
+            if sources.len() < 2 {
                 continue;
             }
-            shards.sort();
-            let sources: Vec<String> = shards.into_iter().map(|(_, name)| name).collect();
             let merged = (1..)
                 .map(|k| match k {
                     1 => format!("{}{}", sources[0], zero_data::MERGED_SUFFIX),
@@ -254,25 +246,24 @@ impl RunDir {
     pub fn generation_data(&self, generation: u32) -> Result<GenerationGames> {
         let prefix = shard_prefix(generation);
         let mut data = GenerationGames::default();
-        for entry in std::fs::read_dir(self.data_dir())?.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !name.starts_with(&prefix) || !name.ends_with(".games.parquet") {
-                continue;
-            }
-            let positions_file = entry.path().with_file_name(name.replace(".games.parquet", ".parquet"));
-            if !positions_file.exists() {
-                continue; // an orphan, removed at the next open
-            }
-            let (_, records) =
-                zero_data::read_games(&entry.path()).with_context(|| format!("reading {}", entry.path().display()))?;
+        let dir = self.data_dir();
+        let set = ShardSet::scan(&dir).with_context(|| format!("reading {}", dir.display()))?;
+        // A positions file without its games file (never written so) is left out, as a games file alone is.
+        for shard in set
+            .shards()
+            .iter()
+            .filter(|s| s.name.starts_with(&prefix) && s.games_path.exists())
+        {
+            let (_, records) = zero_data::read_games(&shard.games_path)
+                .with_context(|| format!("reading {}", shard.games_path.display()))?;
             for game in &records {
                 data.games += 1;
                 data.plies += u64::from(game.plies);
                 data.draws += u64::from(game.winner.is_none());
-                data.resignations += u64::from(game.reason == "resignation");
+                data.resignations += u64::from(game.reason == EndReason::Resignation.as_str());
             }
-            data.positions += zero_data::ShardFile::open(&positions_file)
-                .with_context(|| format!("reading {}", positions_file.display()))?
+            data.positions += zero_data::ShardFile::open(&shard.positions_path)
+                .with_context(|| format!("reading {}", shard.positions_path.display()))?
                 .rows() as u64;
         }
         Ok(data)
@@ -291,8 +282,8 @@ pub struct GenerationGames {
 }
 
 impl GenerationGames {
-    /// `count` as a share of the games (0 without games).
-    pub fn share(&self, count: u64) -> f64 {
+    /// `count` per game: a share of the games, or a mean (0 without games).
+    pub fn per_game(&self, count: u64) -> f64 {
         if self.games == 0 {
             0.0
         } else {

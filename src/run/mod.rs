@@ -316,13 +316,9 @@ fn run_loop<G: Game>(config: &RunConfig, dir: &RunDir) -> Result<()> {
                 .as_ref()
                 .filter(|_| selfplay_seconds > 0.0)
                 .map(|s| s.positions as f64 / selfplay_seconds),
-            mean_game_length: if data.games > 0 {
-                data.plies as f64 / data.games as f64
-            } else {
-                0.0
-            },
-            draw_rate: data.share(data.draws),
-            resign_rate: data.share(data.resignations),
+            mean_game_length: data.per_game(data.plies),
+            draw_rate: data.per_game(data.draws),
+            resign_rate: data.per_game(data.resignations),
             false_resign_rate: stats
                 .as_ref()
                 .filter(|s| s.resign_checks > 0)
