@@ -4,14 +4,13 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
 use zero_arena::{Entrant, MatchOptions, OpeningBook, PlayerSpec, RoundRobin, round_robin};
-use zero_games::Game;
-use zero_games::registry::{GameVisitor, dispatch};
+use zero_games::{GameKind, Registered, with_game};
 
 #[derive(Args, Debug, Clone)]
 pub struct EvalArgs {
     /// The game: bashni, baghchal or tours.
     #[arg(long)]
-    pub game: String,
+    pub game: GameKind,
     /// A player spec (repeat for each player): random, greedy, alphabeta:depth=4, alphabeta:nodes=100000,
     /// alphabeta:ms=200, mcts:sims=200, ckpt:PATH,sims=0; any with ,name=LABEL.
     #[arg(long = "player", value_name = "SPEC", required = true)]
@@ -46,18 +45,10 @@ pub struct EvalArgs {
 }
 
 pub fn run(args: EvalArgs) -> Result<()> {
-    struct Eval(EvalArgs);
-    impl GameVisitor for Eval {
-        type Output = Result<()>;
-        fn visit<G: Game>(self) -> Result<()> {
-            eval::<G>(self.0)
-        }
-    }
-    let game = args.game.clone();
-    dispatch(&game, Eval(args))?
+    with_game!(args.game, G => eval::<G>(args))
 }
 
-fn eval<G: Game>(args: EvalArgs) -> Result<()> {
+fn eval<G: Registered>(args: EvalArgs) -> Result<()> {
     let rules = G::parse_rules(args.variant.as_deref(), &args.set).with_context(|| format!("rules of {}", G::NAME))?;
     let mut entrants = Vec::new();
     for text in &args.players {

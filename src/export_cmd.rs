@@ -1,13 +1,12 @@
 //! `zero export CKPT|RUN_DIR --out DIR`: a bot bundle (see `bundle.rs` and `docs/bundle.md`).
 
-use crate::bundle::{self, ExportOptions, SearchDefaults};
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use clap::Args;
 use std::path::{Path, PathBuf};
-use zero_games::Game;
-use zero_games::registry::{GameVisitor, dispatch};
+use zero_bot::{ExportOptions, SearchDefaults};
+use zero_games::{GameKind, with_game};
 use zero_model::Checkpoint;
-use zero_selfplay::config::RootSearch;
+use zero_search::RootSearch;
 
 #[derive(Args, Debug, Clone)]
 pub struct ExportArgs {
@@ -20,21 +19,16 @@ pub struct ExportArgs {
     #[arg(long, default_value_t = 200)]
     pub sims: u32,
     /// Default root search recorded in the manifest: puct or gumbel.
-    #[arg(long, default_value = "puct", value_parser = parse_root)]
+    #[arg(long, default_value = "puct")]
     pub root: RootSearch,
-}
-
-fn parse_root(text: &str) -> Result<RootSearch, String> {
-    match text {
-        "puct" => Ok(RootSearch::Puct),
-        "gumbel" => Ok(RootSearch::Gumbel),
-        _ => Err(format!("{text:?} is not puct or gumbel")),
-    }
 }
 
 pub fn run(args: ExportArgs) -> Result<()> {
     let (checkpoint, run_dir) = if args.source.is_dir() {
-        (newest_checkpoint(&args.source)?, Some(args.source.clone()))
+        (
+            zero_run::dir::newest_checkpoint(&args.source)?,
+            Some(args.source.clone()),
+        )
     } else {
         (args.source.clone(), None)
     };
@@ -43,17 +37,6 @@ pub fn run(args: ExportArgs) -> Result<()> {
         Some(dir) => last_elo(dir)?,
         None => None,
     };
-    struct Export<'a> {
-        checkpoint: &'a Path,
-        out: &'a Path,
-        options: ExportOptions,
-    }
-    impl GameVisitor for Export<'_> {
-        type Output = Result<bundle::Manifest>;
-        fn visit<G: Game>(self) -> Self::Output {
-            bundle::export::<G>(self.checkpoint, self.out, self.options)
-        }
-    }
     let options = ExportOptions {
         search: SearchDefaults {
             sims: args.sims,
@@ -61,14 +44,8 @@ pub fn run(args: ExportArgs) -> Result<()> {
         },
         elo,
     };
-    let manifest = dispatch(
-        &meta.game,
-        Export {
-            checkpoint: &checkpoint,
-            out: &args.out,
-            options,
-        },
-    )??;
+    let kind: GameKind = meta.game.parse()?;
+    let manifest = with_game!(kind, G => zero_bot::export::<G>(&checkpoint, &args.out, options))?;
     println!(
         "bundle {}: {} generation {} step {} from {}",
         args.out.display(),
@@ -80,34 +57,9 @@ pub fn run(args: ExportArgs) -> Result<()> {
     Ok(())
 }
 
-/// The checkpoint under `RUN_DIR/checkpoints/` with the highest generation (then step, then name).
-fn newest_checkpoint(run_dir: &Path) -> Result<PathBuf> {
-    let dir = run_dir.join("checkpoints");
-    let entries = std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))?;
-    let mut best: Option<((u32, u64, PathBuf), PathBuf)> = None;
-    for entry in entries {
-        let path = entry?.path();
-        if path.extension().and_then(|e| e.to_str()) != Some("safetensors") {
-            continue;
-        }
-        // A checkpoint that does not verify is not a candidate (a torn file from a killed run, say).
-        let Ok(meta) = Checkpoint::read_meta(&path) else {
-            continue;
-        };
-        let key = (meta.generation, meta.step, path.clone());
-        if best.as_ref().is_none_or(|(k, _)| key > *k) {
-            best = Some((key, path));
-        }
-    }
-    match best {
-        Some((_, path)) => Ok(path),
-        None => bail!("no valid checkpoint under {}", dir.display()),
-    }
-}
-
 /// The network's Elo from the last line of `RUN_DIR/generations.jsonl`, when there is one.
 fn last_elo(run_dir: &Path) -> Result<Option<f64>> {
-    let generations = crate::report::read_generations(&run_dir.join("generations.jsonl"))?;
+    let generations = zero_run::summary::read_generations(&run_dir.join("generations.jsonl"))?;
     Ok(generations
         .last()
         .and_then(|g| g.ratings.iter().find(|r| r.player == g.network).map(|r| r.elo)))

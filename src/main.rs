@@ -2,14 +2,11 @@
 //! arguments, sets the process up (threads, OpenMP, device) and calls into them.
 
 mod bench;
-mod bot;
-mod bundle;
-mod config;
+mod bot_cmd;
 mod eval_cmd;
 mod export_cmd;
-mod report;
 mod rules_cmd;
-mod run;
+mod run_cmd;
 mod runtime;
 mod selfplay_cmd;
 mod train_cmd;
@@ -39,7 +36,7 @@ enum Command {
     /// Draw a position as text.
     Show(rules_cmd::PositionArgs),
     /// The main job: self-play, training and evaluation in a loop, in a resumable run directory.
-    Run(run::RunArgs),
+    Run(run_cmd::RunArgs),
     /// Play games with the search and write them as training shards.
     Selfplay(selfplay_cmd::SelfPlayArgs),
     /// Train the config's network on a directory of self-play shards.
@@ -54,11 +51,11 @@ enum Command {
     /// Write a self-contained bot bundle (weights, TorchScript, manifest) from a checkpoint or run directory.
     Export(export_cmd::ExportArgs),
     /// Play a bundle's network over a line protocol on stdin/stdout (docs/protocol.md).
-    Bot(bot::BotArgs),
+    Bot(bot_cmd::BotArgs),
     /// Play against a bundle's network in the terminal.
-    Play(bot::PlayArgs),
+    Play(bot_cmd::PlayArgs),
     /// Serve a web page to play against a bundle's network in a browser.
-    Serve(bot::ServeArgs),
+    Serve(bot_cmd::ServeArgs),
     /// Measure speed: `zero bench perft|nn|selfplay|train|arena|threads`.
     Bench(bench::BenchArgs),
 }
@@ -81,17 +78,16 @@ fn main() {
         Command::Moves(args) => rules_cmd::moves(args),
         Command::Show(args) => rules_cmd::show(args),
         Command::Train(args) => train_cmd::run(args),
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => run_cmd::run(args),
         Command::Selfplay(args) => selfplay_cmd::run(args),
         Command::Eval(args) => eval_cmd::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Export(args) => export_cmd::run(args),
-        Command::Bot(args) => bot::run_bot(args),
-        Command::Play(args) => bot::run_play(args),
-        Command::Serve(args) => bot::run_serve(args),
-        Command::Report { run_dir } => {
-            report::write_report(&run_dir).map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len()))
-        }
+        Command::Bot(args) => bot_cmd::run_bot(args),
+        Command::Play(args) => bot_cmd::run_play(args),
+        Command::Serve(args) => bot_cmd::run_serve(args),
+        Command::Report { run_dir } => zero_run::report::write_report(&run_dir)
+            .map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len())),
     };
     if let Err(err) = result {
         eprintln!("zero: error: {err:#}");

@@ -2,14 +2,13 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use zero_games::registry::{GameVisitor, dispatch};
-use zero_games::{Game, perft_divide};
+use zero_games::{Game, GameKind, perft_divide, with_game};
 
 /// A game, its rules and a position.
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
     /// The game: bashni, baghchal or tours.
-    pub game: String,
+    pub game: GameKind,
     /// A named variant or preset of the rules.
     #[arg(long)]
     pub variant: Option<String>,
@@ -42,76 +41,59 @@ pub struct PerftArgs {
     pub divide: bool,
 }
 
-fn run<V: GameVisitor<Output = Result<()>>>(name: &str, visitor: V) -> Result<()> {
-    dispatch(name, visitor)?
+pub fn perft(args: PerftArgs) -> Result<()> {
+    with_game!(args.position.game, G => perft_of::<G>(&args))
 }
 
-pub fn perft(args: PerftArgs) -> Result<()> {
-    struct Perft(PerftArgs);
-    impl GameVisitor for Perft {
-        type Output = Result<()>;
-        fn visit<G: Game>(self) -> Result<()> {
-            let args = self.0;
-            // Perft counts the bare move tree: the draw rules never cut it short.
-            let mut game: G = args.position.load()?;
-            let rules = G::without_draw_rules(game.rules());
-            game = G::from_position(&rules, &args.position.position)?;
-            if args.divide {
-                let mut split = perft_divide(&game, args.depth);
-                split.sort();
-                let total: u64 = split.iter().map(|(_, n)| n).sum();
-                for (mv, n) in &split {
-                    println!("{mv} {n}");
-                }
-                println!("{total}");
-            } else {
-                println!("{}", zero_games::perft(&game, args.depth));
-            }
-            Ok(())
+fn perft_of<G: Game>(args: &PerftArgs) -> Result<()> {
+    // Perft counts the bare move tree: the draw rules never cut it short.
+    let game: G = args.position.load()?;
+    let rules = G::without_draw_rules(game.rules());
+    let game = G::from_position(&rules, &args.position.position)?;
+    if args.divide {
+        let mut split = perft_divide(&game, args.depth);
+        split.sort();
+        let total: u64 = split.iter().map(|(_, n)| n).sum();
+        for (mv, n) in &split {
+            println!("{mv} {n}");
         }
+        println!("{total}");
+    } else {
+        println!("{}", zero_games::perft(&game, args.depth));
     }
-    let name = args.position.game.clone();
-    run(&name, Perft(args))
+    Ok(())
 }
 
 pub fn moves(args: PositionArgs) -> Result<()> {
-    struct Moves(PositionArgs);
-    impl GameVisitor for Moves {
-        type Output = Result<()>;
-        fn visit<G: Game>(self) -> Result<()> {
-            let game: G = self.0.load()?;
-            let mut moves = Vec::new();
-            game.legal_moves(&mut moves);
-            let mut lines: Vec<String> = moves.iter().map(|m| game.format_move(m)).collect();
-            lines.sort();
-            for line in lines {
-                println!("{line}");
-            }
-            Ok(())
-        }
+    with_game!(args.game, G => moves_of::<G>(&args))
+}
+
+fn moves_of<G: Game>(args: &PositionArgs) -> Result<()> {
+    let game: G = args.load()?;
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let mut lines: Vec<String> = moves.iter().map(|m| game.format_move(m)).collect();
+    lines.sort();
+    for line in lines {
+        println!("{line}");
     }
-    let name = args.game.clone();
-    run(&name, Moves(args))
+    Ok(())
 }
 
 pub fn show(args: PositionArgs) -> Result<()> {
-    struct Show(PositionArgs);
-    impl GameVisitor for Show {
-        type Output = Result<()>;
-        fn visit<G: Game>(self) -> Result<()> {
-            let game: G = self.0.load()?;
-            print!("{}", game.render());
-            println!("position: {}", game.position());
-            match game.outcome() {
-                Some(outcome) => match outcome.winner {
-                    Some(w) => println!("game over: {} wins ({})", G::player_name(w), outcome.reason),
-                    None => println!("game over: draw ({})", outcome.reason),
-                },
-                None => println!("to move: {}", G::player_name(game.to_move())),
-            }
-            Ok(())
-        }
+    with_game!(args.game, G => show_of::<G>(&args))
+}
+
+fn show_of<G: Game>(args: &PositionArgs) -> Result<()> {
+    let game: G = args.load()?;
+    print!("{}", game.render());
+    println!("position: {}", game.position());
+    match game.outcome() {
+        Some(outcome) => match outcome.winner {
+            Some(w) => println!("game over: {} wins ({})", G::player_name(w), outcome.reason),
+            None => println!("game over: draw ({})", outcome.reason),
+        },
+        None => println!("to move: {}", G::player_name(game.to_move())),
     }
-    let name = args.game.clone();
-    run(&name, Show(args))
+    Ok(())
 }

@@ -36,8 +36,9 @@ fn version_names_zero_libtorch_and_the_device_without_ld_library_path() {
 
 #[test]
 fn unknown_game_is_an_error_naming_it() {
+    // Refused by the argument parser, as a usage error (exit status 2), before anything runs.
     let out = zero(&["perft", "chess", "--depth", "1"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("unknown game \"chess\""), "{err}");
 }

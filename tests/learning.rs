@@ -5,15 +5,16 @@
 
 use std::path::Path;
 use std::process::Command;
-use zero_arena::{Entrant, GameRecord, MatchOptions, OpeningBook, head_to_head};
+use zero_arena::{Entrant, MatchOptions, MatchRecord, OpeningBook, head_to_head};
 use zero_games::Game;
 use zero_games::bashni::Bashni;
-use zero_model::{DeviceChoice, UniformEvaluator};
+use zero_model::DeviceChoice;
+use zero_search::UniformEvaluator;
 
 const GAMES: usize = 400;
 
 /// Points of `player` over the games, as a share, with its standard error.
-fn score(records: &[GameRecord], player: &str) -> (f64, f64) {
+fn score(records: &[MatchRecord], player: &str) -> (f64, f64) {
     let points: f64 = records
         .iter()
         .map(|r| {

@@ -5,8 +5,7 @@ mod support;
 use std::process::Command;
 use support::{scratch, tiny_bundle};
 use tch::{Device, Kind, Tensor, nn::ModuleT};
-use zero_games::Game;
-use zero_games::registry::{GameVisitor, dispatch};
+use zero_games::{Encoding, GameKind, with_game};
 use zero_model::Checkpoint;
 
 const PYTHON_SCRIPT: &str = r#"
@@ -29,25 +28,25 @@ fn python() -> String {
     )
 }
 
+/// A batch of random inputs and the network's outputs on them, computed in Rust.
+fn expected<G: Encoding>(weights: &std::path::Path) -> (Vec<i64>, Vec<f32>, Vec<f32>, Vec<i64>) {
+    let ckpt = Checkpoint::load::<G>(weights, Device::Cpu).unwrap();
+    let [p, h, w] = ckpt.meta.input_shape;
+    tch::manual_seed(11);
+    // A batch size other than the one traced with (2).
+    let x = Tensor::randn([5, p, h, w], (Kind::Float, Device::Cpu));
+    let y = tch::no_grad(|| ckpt.net.forward_t(&x, false));
+    let xs: Vec<f32> = Vec::try_from(x.flatten(0, -1)).unwrap();
+    let ys: Vec<f32> = Vec::try_from(y.flatten(0, -1)).unwrap();
+    (vec![5, p, h, w], xs, ys, y.size())
+}
+
 fn check_game(game: &str) {
     let dir = scratch(&format!("torchscript-{game}"));
     let bundle = tiny_bundle(game, &dir, 4);
-    struct Expected(std::path::PathBuf);
-    impl GameVisitor for Expected {
-        type Output = (Vec<i64>, Vec<f32>, Vec<f32>, Vec<i64>);
-        fn visit<G: Game>(self) -> Self::Output {
-            let ckpt = Checkpoint::load::<G>(&self.0, Device::Cpu).unwrap();
-            let [p, h, w] = ckpt.meta.input_shape;
-            tch::manual_seed(11);
-            // A batch size other than the one traced with (2).
-            let x = Tensor::randn([5, p, h, w], (Kind::Float, Device::Cpu));
-            let y = tch::no_grad(|| ckpt.net.forward_t(&x, false));
-            let xs: Vec<f32> = Vec::try_from(x.flatten(0, -1)).unwrap();
-            let ys: Vec<f32> = Vec::try_from(y.flatten(0, -1)).unwrap();
-            (vec![5, p, h, w], xs, ys, y.size())
-        }
-    }
-    let (shape, xs, want, out_shape) = dispatch(game, Expected(bundle.join("network.safetensors"))).unwrap();
+    let kind: GameKind = game.parse().unwrap();
+    let weights = bundle.join("network.safetensors");
+    let (shape, xs, want, out_shape) = with_game!(kind, G => expected::<G>(&weights));
     let inputs = dir.join("inputs.bin");
     let outputs = dir.join("outputs.bin");
     std::fs::write(&inputs, xs.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()).unwrap();

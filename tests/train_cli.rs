@@ -6,7 +6,7 @@ use std::process::{Command, Output};
 use zero_data::{GameRecord, PositionRecord, ShardWriter};
 use zero_games::baghchal::BaghChal;
 use zero_games::checks::CheckRng;
-use zero_games::{ActionList, Game};
+use zero_games::{ActionList, Encoding, Game};
 
 fn zero(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_zero"))

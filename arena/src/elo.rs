@@ -88,7 +88,7 @@ impl Standings {
 
 /// Rates every player that appears in `records` (in order of first appearance), with `anchor` at 0 when it
 /// played, else the first player: how a pool of games recorded over time, as a training run's, is rated.
-pub fn rate_records(records: &[crate::GameRecord], anchor: &str) -> Result<Standings, ArenaError> {
+pub fn rate_records(records: &[crate::MatchRecord], anchor: &str) -> Result<Standings, ArenaError> {
     let mut names: Vec<String> = Vec::new();
     let index = |name: &str, names: &mut Vec<String>| match names.iter().position(|n| n == name) {
         Some(i) => i,

@@ -3,26 +3,26 @@
 
 use crate::ArenaError;
 use crate::baselines::{AlphaBeta, GreedyPlayer, RandomPlayer, UctPlayer};
-use crate::network_player::{PolicyPlayer, SearchPlayer, SharedEvaluator, evaluation_config};
+use crate::network_player::{PolicyPlayer, SearchPlayer, SharedEvaluator};
 use crate::player::{Player, player_rng};
 use crate::spec::{PlayerKind, PlayerSpec};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use zero_games::Game;
+use zero_games::Registered;
 use zero_model::{DeviceChoice, NetworkEvaluator};
-use zero_selfplay::RootSearch;
+use zero_search::RootSearch;
 
 /// Positions a checkpoint player's evaluator remembers (one match's worth of repeated openings).
 const EVAL_CACHE: usize = 1 << 16;
 
 /// One participant of a match or a pool.
-pub struct Entrant<G: Game> {
+pub struct Entrant<G: Registered> {
     pub spec: PlayerSpec,
     name: String,
     evaluator: Option<SharedEvaluator<G>>,
 }
 
-impl<G: Game> Entrant<G> {
+impl<G: Registered> Entrant<G> {
     /// Makes `spec` ready for game `G`: loads and checks a checkpoint (refusing one made for another game).
     pub fn prepare(spec: PlayerSpec) -> Result<Entrant<G>, ArenaError> {
         let name = spec.name();
@@ -40,7 +40,7 @@ impl<G: Game> Entrant<G> {
                         source,
                     })?
                     .with_cache(EVAL_CACHE);
-                let boxed: Box<dyn zero_model::Evaluator<G> + Send> = Box::new(evaluator);
+                let boxed: Box<dyn zero_search::Evaluator<G> + Send> = Box::new(evaluator);
                 Some(Arc::new(Mutex::new(boxed)))
             }
             _ => None,
@@ -68,7 +68,7 @@ impl<G: Game> Entrant<G> {
     }
 
     /// An entrant playing the raw policy of any evaluator (tests, and callers that hold a network already).
-    pub fn with_evaluator(name: impl Into<String>, evaluator: Box<dyn zero_model::Evaluator<G> + Send>) -> Self {
+    pub fn with_evaluator(name: impl Into<String>, evaluator: Box<dyn zero_search::Evaluator<G> + Send>) -> Self {
         Entrant::searching_with_evaluator(name, evaluator, 0, crate::spec::DEFAULT_CKPT_ROOT)
     }
 
@@ -76,7 +76,7 @@ impl<G: Game> Entrant<G> {
     /// policy, as [`Entrant::with_evaluator`]).
     pub fn searching_with_evaluator(
         name: impl Into<String>,
-        evaluator: Box<dyn zero_model::Evaluator<G> + Send>,
+        evaluator: Box<dyn zero_search::Evaluator<G> + Send>,
         simulations: u32,
         root: RootSearch,
     ) -> Self {
@@ -123,7 +123,7 @@ impl<G: Game> Entrant<G> {
             PlayerKind::Checkpoint { simulations, root, .. } => Box::new(SearchPlayer::new(
                 name,
                 self.evaluator.clone().expect("prepared with its evaluator"),
-                evaluation_config(*root, *simulations),
+                zero_search::SearchConfig::for_play(*root, *simulations),
                 rng,
             )),
         }

@@ -2,9 +2,9 @@
 //! references and against each other, with ratings and a sequential test for gating a new generation.
 //!
 //! - [`Player`]: anything that picks a legal move. Baselines ([`baselines`]): `random`, `greedy` (one ply and
-//!   the game's [`Game::heuristic`]), `alphabeta` (iterative deepening, transposition table) and `mcts` (plain
-//!   UCT with random playouts); checkpoints ([`network_player`]) play their network's raw policy (`sims=0`) or the selfplay
-//!   crate's search with it (`sims=N`).
+//!   the game's [`Heuristic::heuristic`]), `alphabeta` (iterative deepening, transposition table) and `mcts`
+//!   (plain UCT with random playouts); checkpoints ([`network_player`]) play their network's raw policy
+//!   (`sims=0`) or the search crate's [`zero_search::Engine`] with it (`sims=N`).
 //! - [`PlayerSpec`]: players written as strings (`alphabeta:depth=4`, `ckpt:PATH,sims=0,name=gen3`), and
 //!   [`Entrant`]: a spec made ready for one game.
 //! - [`openings`]: random balanced openings, stored in a file so that matches are reproducible; every opening is
@@ -15,7 +15,7 @@
 //!
 //! See `docs/arena.md`.
 //!
-//! [`Game::heuristic`]: zero_games::Game::heuristic
+//! [`Heuristic::heuristic`]: zero_games::Heuristic::heuristic
 
 pub mod baselines;
 pub mod elo;
@@ -33,7 +33,7 @@ pub use entrant::Entrant;
 pub use matches::{MatchOptions, RoundRobin, Thinking, head_to_head, play_game, round_robin};
 pub use openings::OpeningBook;
 pub use player::Player;
-pub use records::GameRecord;
+pub use records::MatchRecord;
 pub use spec::{PlayerKind, PlayerSpec, SpecError};
 pub use sprt::{Sprt, SprtDecision, SprtReport};
 

@@ -5,13 +5,13 @@
 use crate::entrant::Entrant;
 use crate::openings::OpeningBook;
 use crate::player::Player;
-use crate::records::{GameRecord, REASON_ARENA_CAP, REASON_ILLEGAL_MOVE};
+use crate::records::{MatchRecord, REASON_ARENA_CAP, REASON_ILLEGAL_MOVE};
 use crate::spec::PlayerKind;
 use crate::{ArenaError, GameResult, Standings, rate};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
-use zero_games::Game;
+use zero_games::Registered;
 
 /// How a match is played.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -42,17 +42,17 @@ impl Default for MatchOptions {
 
 /// Plays one game from opening `opening_index` of `book`: the opening's moves first, then the players in turn.
 /// A player that returns an illegal move loses at once (`illegal-move`).
-pub fn play_game<G: Game>(
+pub fn play_game<G: Registered>(
     rules: &G::Rules,
     book: &OpeningBook,
     opening_index: usize,
     first: &mut dyn Player<G>,
     second: &mut dyn Player<G>,
     max_plies: u32,
-) -> Result<(GameRecord, Thinking), ArenaError> {
+) -> Result<(MatchRecord, Thinking), ArenaError> {
     let mut thinking = Thinking::default();
     let mut game: G = book.position(rules, opening_index)?;
-    let mut record = GameRecord {
+    let mut record = MatchRecord {
         game: G::NAME.to_string(),
         rules: G::describe_rules(rules),
         first: first.name().to_string(),
@@ -75,7 +75,7 @@ pub fn play_game<G: Game>(
             return Ok((record, thinking));
         }
         let side = game.to_move();
-        let player: &mut dyn Player<G> = if side == zero_games::Player::First {
+        let player: &mut dyn Player<G> = if side == zero_games::Side::First {
             &mut *first
         } else {
             &mut *second
@@ -132,13 +132,13 @@ fn paired_jobs(a: usize, b: usize, games: usize, first_opening: usize, book_len:
         .collect()
 }
 
-fn play_jobs<G: Game>(
+fn play_jobs<G: Registered>(
     rules: &G::Rules,
     entrants: &[&Entrant<G>],
     book: &OpeningBook,
     jobs: &[Job],
     options: &MatchOptions,
-) -> Result<Vec<(GameRecord, Thinking)>, ArenaError> {
+) -> Result<Vec<(MatchRecord, Thinking)>, ArenaError> {
     book.validate::<G>(rules)?;
     jobs.par_iter()
         .enumerate()
@@ -160,13 +160,13 @@ fn play_jobs<G: Game>(
 
 /// The games of a head-to-head match between `a` and `b` (in pairs: games `2k` and `2k + 1` share an opening,
 /// `a` first in the even one), as the gating of a new generation plays them.
-pub fn head_to_head<G: Game>(
+pub fn head_to_head<G: Registered>(
     rules: &G::Rules,
     a: &Entrant<G>,
     b: &Entrant<G>,
     book: &OpeningBook,
     options: &MatchOptions,
-) -> Result<Vec<GameRecord>, ArenaError> {
+) -> Result<Vec<MatchRecord>, ArenaError> {
     let jobs = paired_jobs(0, 1, options.games_per_pair, options.first_opening, book.openings.len());
     let played = play_jobs(rules, &[a, b], book, &jobs, options)?;
     Ok(played.into_iter().map(|(record, _)| record).collect())
@@ -176,13 +176,13 @@ pub fn head_to_head<G: Game>(
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RoundRobin {
     pub standings: Standings,
-    pub records: Vec<GameRecord>,
+    pub records: Vec<MatchRecord>,
 }
 
 /// Plays every pair of entrants `options.games_per_pair` games (paired colours) and rates them all. The
 /// anchor (rating 0) is the first `random` entrant, else the first entrant. Pairs start at different places
 /// in the book, so that a short book still gives each pair varied openings.
-pub fn round_robin<G: Game>(
+pub fn round_robin<G: Registered>(
     rules: &G::Rules,
     entrants: &[Entrant<G>],
     book: &OpeningBook,
@@ -221,7 +221,7 @@ pub fn round_robin<G: Game>(
             moves[entrant] += thinking.moves[side];
         }
     }
-    let records: Vec<GameRecord> = played.into_iter().map(|(record, _)| record).collect();
+    let records: Vec<MatchRecord> = played.into_iter().map(|(record, _)| record).collect();
     let results: Vec<GameResult> = jobs
         .iter()
         .zip(&records)

@@ -18,7 +18,7 @@ use rand::RngExt;
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use zero_games::Game;
+use zero_games::Heuristic;
 
 /// Largest difference (on the heuristic's [-1, 1] scale) between an opening's depth-2 score and the start's.
 pub const BALANCE_LIMIT: f32 = 0.2;
@@ -40,7 +40,13 @@ pub struct OpeningBook {
 impl OpeningBook {
     /// Generates `count` balanced openings of `min_plies..=max_plies` random moves (fewer if the game has
     /// fewer distinct balanced ones; at least the empty opening).
-    pub fn generate<G: Game>(rules: &G::Rules, count: usize, seed: u64, min_plies: u32, max_plies: u32) -> OpeningBook {
+    pub fn generate<G: Heuristic>(
+        rules: &G::Rules,
+        count: usize,
+        seed: u64,
+        min_plies: u32,
+        max_plies: u32,
+    ) -> OpeningBook {
         let mut rng = player_rng(seed, u64::MAX);
         let mut judge = AlphaBeta::<G>::new("opening-judge", SearchLimit::depth(2), player_rng(seed, u64::MAX - 1));
         let mut seen = FxHashSet::default();
@@ -51,7 +57,7 @@ impl OpeningBook {
         let mut first_view = |game: &G| {
             let (_, info) = judge.search(game);
             let score = info.score as f32 / EVAL_SCALE;
-            if game.to_move() == zero_games::Player::First {
+            if game.to_move() == zero_games::Side::First {
                 score
             } else {
                 -score
@@ -95,7 +101,7 @@ impl OpeningBook {
     }
 
     /// The empty book: every game from the start position.
-    pub fn start_only<G: Game>(rules: &G::Rules) -> OpeningBook {
+    pub fn start_only<G: Heuristic>(rules: &G::Rules) -> OpeningBook {
         OpeningBook {
             game: G::NAME.to_string(),
             rules: G::describe_rules(rules),
@@ -107,7 +113,7 @@ impl OpeningBook {
     }
 
     /// Checks that the book belongs to `G` under `rules` and that every opening replays legally.
-    pub fn validate<G: Game>(&self, rules: &G::Rules) -> Result<(), ArenaError> {
+    pub fn validate<G: Heuristic>(&self, rules: &G::Rules) -> Result<(), ArenaError> {
         if self.game != G::NAME {
             return Err(ArenaError::Openings(format!("book for {}, not {}", self.game, G::NAME)));
         }
@@ -129,7 +135,7 @@ impl OpeningBook {
     }
 
     /// The position after opening `index`.
-    pub fn position<G: Game>(&self, rules: &G::Rules, index: usize) -> Result<G, ArenaError> {
+    pub fn position<G: Heuristic>(&self, rules: &G::Rules, index: usize) -> Result<G, ArenaError> {
         let mut game = G::start(rules);
         for text in &self.openings[index] {
             if game.outcome().is_some() {

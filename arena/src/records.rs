@@ -6,7 +6,7 @@ use crate::ArenaError;
 use serde::{Deserialize, Serialize};
 use std::io::BufRead;
 use std::path::Path;
-use zero_games::{EndReason, Game, Outcome, Player};
+use zero_games::{EndReason, Game, Outcome, Side};
 
 /// Why a game ended when the rules did not end it.
 pub const REASON_ILLEGAL_MOVE: &str = "illegal-move";
@@ -14,7 +14,7 @@ pub const REASON_ARENA_CAP: &str = "arena-ply-cap";
 
 /// One finished game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GameRecord {
+pub struct MatchRecord {
     /// The game's registry name.
     pub game: String,
     /// The complete rule set as `key=value` options.
@@ -35,7 +35,7 @@ pub struct GameRecord {
     pub reason: String,
 }
 
-impl GameRecord {
+impl MatchRecord {
     /// The first side's score: 1, 0.5 or 0.
     pub fn first_score(&self) -> f64 {
         match self.winner.as_deref() {
@@ -45,11 +45,11 @@ impl GameRecord {
         }
     }
 
-    pub(crate) fn set_result(&mut self, winner: Option<Player>, reason: &str) {
-        self.winner = winner.map(|w| if w == Player::First { "first" } else { "second" }.to_string());
+    pub(crate) fn set_result(&mut self, winner: Option<Side>, reason: &str) {
+        self.winner = winner.map(|w| if w == Side::First { "first" } else { "second" }.to_string());
         self.result = match winner {
-            Some(Player::First) => "1-0",
-            Some(Player::Second) => "0-1",
+            Some(Side::First) => "1-0",
+            Some(Side::Second) => "0-1",
             None => "1/2-1/2",
         }
         .to_string();
@@ -59,7 +59,7 @@ impl GameRecord {
 
 /// Replays a record from the start position under its rules: every move must parse and be legal. Returns the
 /// final position and its outcome (the rules' outcome; `None` when the arena ended the game).
-pub fn replay<G: Game>(record: &GameRecord) -> Result<(G, Option<Outcome>), ArenaError> {
+pub fn replay<G: Game>(record: &MatchRecord) -> Result<(G, Option<Outcome>), ArenaError> {
     let bad =
         |reason: String| ArenaError::Invalid(format!("replaying {} vs {}: {reason}", record.first, record.second));
     if record.game != G::NAME {
@@ -79,10 +79,10 @@ pub fn replay<G: Game>(record: &GameRecord) -> Result<(G, Option<Outcome>), Aren
 }
 
 /// Whether a replayed outcome agrees with the record's result and reason.
-pub fn agrees(record: &GameRecord, outcome: Option<Outcome>) -> bool {
+pub fn agrees(record: &MatchRecord, outcome: Option<Outcome>) -> bool {
     match outcome {
         Some(o) => {
-            let winner = o.winner.map(|w| if w == Player::First { "first" } else { "second" });
+            let winner = o.winner.map(|w| if w == Side::First { "first" } else { "second" });
             winner == record.winner.as_deref() && record.reason == o.reason.as_str()
         }
         None => EndReason::parse(&record.reason).is_none(),
@@ -90,7 +90,7 @@ pub fn agrees(record: &GameRecord, outcome: Option<Outcome>) -> bool {
 }
 
 /// Writes records as JSONL, atomically: a reader (or a run resumed after a kill) sees all of them or none.
-pub fn write_jsonl(path: &Path, records: &[GameRecord]) -> Result<(), ArenaError> {
+pub fn write_jsonl(path: &Path, records: &[MatchRecord]) -> Result<(), ArenaError> {
     let io = |source| ArenaError::Io {
         path: path.display().to_string(),
         source,
@@ -104,7 +104,7 @@ pub fn write_jsonl(path: &Path, records: &[GameRecord]) -> Result<(), ArenaError
 }
 
 /// Reads records written by [`write_jsonl`].
-pub fn read_jsonl(path: &Path) -> Result<Vec<GameRecord>, ArenaError> {
+pub fn read_jsonl(path: &Path) -> Result<Vec<MatchRecord>, ArenaError> {
     let io = |source| ArenaError::Io {
         path: path.display().to_string(),
         source,

@@ -5,7 +5,7 @@
 use crate::baselines::SearchLimit;
 use std::fmt;
 use std::path::PathBuf;
-use zero_selfplay::RootSearch;
+use zero_search::RootSearch;
 
 /// Why a player spec was refused; each names the part that is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -100,59 +100,169 @@ impl PlayerSpec {
     }
 }
 
+/// A spec string cut into its parts: `kind:part,part,...`, with `name=` taken out, `key=value` pairs and bare
+/// parts (a checkpoint's path) apart. Its methods build the errors that name the spec.
+struct SpecParts<'a> {
+    spec: &'a str,
+    /// Everything after `kind:`.
+    rest: &'a str,
+    label: Option<String>,
+    pairs: Vec<(&'a str, &'a str)>,
+    bare: Vec<&'a str>,
+}
+
+impl<'a> SpecParts<'a> {
+    fn split(spec: &'a str) -> (&'a str, SpecParts<'a>) {
+        let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
+        let mut parts = SpecParts {
+            spec,
+            rest,
+            label: None,
+            pairs: Vec::new(),
+            bare: Vec::new(),
+        };
+        for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match part.split_once('=') {
+                Some(("name", value)) => parts.label = Some(value.trim().to_string()),
+                Some((key, value)) => parts.pairs.push((key.trim(), value.trim())),
+                None => parts.bare.push(part),
+            }
+        }
+        (kind.trim(), parts)
+    }
+
+    fn malformed(&self, part: &str) -> SpecError {
+        SpecError::Malformed {
+            spec: self.spec.to_string(),
+            part: part.to_string(),
+        }
+    }
+
+    /// Refuses bare parts (every kind but `ckpt`).
+    fn no_bare_parts(&self) -> Result<(), SpecError> {
+        match self.bare.first() {
+            Some(part) => Err(self.malformed(part)),
+            None => Ok(()),
+        }
+    }
+
+    fn unknown(&self, kind: &'static str, key: &str, known: &'static str) -> SpecError {
+        SpecError::UnknownKey {
+            spec: self.spec.to_string(),
+            kind,
+            key: key.to_string(),
+            known,
+        }
+    }
+
+    fn bad_number(&self, key: &str, value: &str, expected: &'static str) -> SpecError {
+        SpecError::BadNumber {
+            spec: self.spec.to_string(),
+            key: key.to_string(),
+            value: value.to_string(),
+            expected,
+        }
+    }
+
+    fn bad_value(&self, key: &str, value: &str, reason: impl fmt::Display) -> SpecError {
+        SpecError::BadValue {
+            spec: self.spec.to_string(),
+            key: key.to_string(),
+            value: value.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+
+    fn number(&self, key: &str, value: &str) -> Result<u64, SpecError> {
+        value
+            .replace('_', "")
+            .parse::<u64>()
+            .map_err(|_| self.bad_number(key, value, "a non-negative integer"))
+    }
+
+    fn small(&self, key: &str, value: &str) -> Result<u32, SpecError> {
+        u32::try_from(self.number(key, value)?).map_err(|_| self.bad_number(key, value, "an integer below 2^32"))
+    }
+
+    fn alphabeta(&self) -> Result<PlayerKind, SpecError> {
+        self.no_bare_parts()?;
+        let mut limit = SearchLimit::default();
+        for &(key, value) in &self.pairs {
+            match key {
+                "depth" => match self.small(key, value)? {
+                    0 => return Err(self.bad_number(key, value, "a depth of at least 1")),
+                    depth => limit.depth = Some(depth),
+                },
+                "nodes" => limit.nodes = Some(self.number(key, value)?),
+                "ms" => limit.millis = Some(self.number(key, value)?),
+                _ => return Err(self.unknown("alphabeta", key, "depth, nodes, ms, name")),
+            }
+        }
+        Ok(PlayerKind::AlphaBeta(limit))
+    }
+
+    fn mcts(&self) -> Result<PlayerKind, SpecError> {
+        self.no_bare_parts()?;
+        let mut simulations = DEFAULT_MCTS_SIMS;
+        for &(key, value) in &self.pairs {
+            match key {
+                "sims" => simulations = self.small(key, value)?.max(1),
+                _ => return Err(self.unknown("mcts", key, "sims, name")),
+            }
+        }
+        Ok(PlayerKind::Mcts { simulations })
+    }
+
+    fn checkpoint(&self) -> Result<PlayerKind, SpecError> {
+        let mut path = match self.bare.as_slice() {
+            [] => None,
+            [first] if self.rest.trim_start().starts_with(first) => Some(PathBuf::from(first)),
+            [.., wrong] => return Err(self.malformed(wrong)),
+        };
+        let mut simulations = DEFAULT_CKPT_SIMS;
+        let mut device = zero_model::DeviceChoice::Cpu;
+        let mut root = DEFAULT_CKPT_ROOT;
+        let mut precision = zero_model::Precision::Auto;
+        for &(key, value) in &self.pairs {
+            match key {
+                "path" => path = Some(PathBuf::from(value)),
+                "sims" => simulations = self.small(key, value)?,
+                "device" => device = value.parse().map_err(|e| self.bad_value(key, value, e))?,
+                "root" => root = value.parse().map_err(|e| self.bad_value(key, value, e))?,
+                "precision" => precision = value.parse().map_err(|e| self.bad_value(key, value, e))?,
+                _ => {
+                    let known = "PATH (first), path, sims, root, device, precision, name";
+                    return Err(self.unknown("ckpt", key, known));
+                }
+            }
+        }
+        let path = path.ok_or_else(|| SpecError::MissingPath {
+            spec: self.spec.to_string(),
+        })?;
+        Ok(PlayerKind::Checkpoint {
+            path,
+            simulations,
+            device,
+            root,
+            precision,
+        })
+    }
+}
+
 impl PlayerSpec {
+    /// Parses a spec string; every refusal names the spec and the part that is wrong.
     pub fn parse(text: &str) -> Result<PlayerSpec, SpecError> {
         let spec = text.trim();
         if spec.is_empty() {
             return Err(SpecError::Empty);
         }
-        let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
-        let parts: Vec<&str> = rest.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
-        let mut label = None;
-        let mut pairs = Vec::new();
-        let mut bare = Vec::new();
-        for part in parts {
-            match part.split_once('=') {
-                Some(("name", value)) => label = Some(value.trim().to_string()),
-                Some((key, value)) => pairs.push((key.trim(), value.trim())),
-                None => bare.push(part),
-            }
-        }
-        let err_spec = || spec.to_string();
-        let malformed = |part: &str| SpecError::Malformed {
-            spec: err_spec(),
-            part: part.to_string(),
-        };
-        let unknown = |kind: &'static str, key: &str, known: &'static str| SpecError::UnknownKey {
-            spec: err_spec(),
-            kind,
-            key: key.to_string(),
-            known,
-        };
-        let number = |key: &str, value: &str| -> Result<u64, SpecError> {
-            value.replace('_', "").parse::<u64>().map_err(|_| SpecError::BadNumber {
-                spec: err_spec(),
-                key: key.to_string(),
-                value: value.to_string(),
-                expected: "a non-negative integer",
-            })
-        };
-        let small = |key: &str, value: &str| -> Result<u32, SpecError> {
-            u32::try_from(number(key, value)?).map_err(|_| SpecError::BadNumber {
-                spec: err_spec(),
-                key: key.to_string(),
-                value: value.to_string(),
-                expected: "an integer below 2^32",
-            })
-        };
-        let kind = match kind.trim() {
+        let (kind, parts) = SpecParts::split(spec);
+        let kind = match kind {
             "random" | "greedy" => {
-                let name: &'static str = if kind.trim() == "random" { "random" } else { "greedy" };
-                if let Some(part) = bare.first() {
-                    return Err(malformed(part));
-                }
-                if let Some((key, _)) = pairs.first() {
-                    return Err(unknown(name, key, "name"));
+                parts.no_bare_parts()?;
+                let name = if kind == "random" { "random" } else { "greedy" };
+                if let Some((key, _)) = parts.pairs.first() {
+                    return Err(parts.unknown(name, key, "name"));
                 }
                 if name == "random" {
                     PlayerKind::Random
@@ -160,123 +270,24 @@ impl PlayerSpec {
                     PlayerKind::Greedy
                 }
             }
-            "alphabeta" | "ab" => {
-                if let Some(part) = bare.first() {
-                    return Err(malformed(part));
-                }
-                let mut limit = SearchLimit::default();
-                for (key, value) in pairs {
-                    match key {
-                        "depth" => {
-                            let depth = small(key, value)?;
-                            if depth == 0 {
-                                return Err(SpecError::BadNumber {
-                                    spec: err_spec(),
-                                    key: key.to_string(),
-                                    value: value.to_string(),
-                                    expected: "a depth of at least 1",
-                                });
-                            }
-                            limit.depth = Some(depth);
-                        }
-                        "nodes" => limit.nodes = Some(number(key, value)?),
-                        "ms" => limit.millis = Some(number(key, value)?),
-                        _ => return Err(unknown("alphabeta", key, "depth, nodes, ms, name")),
-                    }
-                }
-                PlayerKind::AlphaBeta(limit)
-            }
-            "mcts" | "uct" => {
-                if let Some(part) = bare.first() {
-                    return Err(malformed(part));
-                }
-                let mut simulations = DEFAULT_MCTS_SIMS;
-                for (key, value) in pairs {
-                    match key {
-                        "sims" => simulations = small(key, value)?.max(1),
-                        _ => return Err(unknown("mcts", key, "sims, name")),
-                    }
-                }
-                PlayerKind::Mcts { simulations }
-            }
-            "ckpt" => {
-                let mut path = None;
-                match bare.as_slice() {
-                    [] => {}
-                    [first] if rest.trim_start().starts_with(first) => path = Some(PathBuf::from(first)),
-                    [.., wrong] => return Err(malformed(wrong)),
-                }
-                let mut simulations = DEFAULT_CKPT_SIMS;
-                let mut device = zero_model::DeviceChoice::Cpu;
-                let mut root = DEFAULT_CKPT_ROOT;
-                let mut precision = zero_model::Precision::Auto;
-                for (key, value) in pairs {
-                    match key {
-                        "path" => path = Some(PathBuf::from(value)),
-                        "sims" => simulations = small(key, value)?,
-                        "device" => {
-                            device =
-                                value
-                                    .parse()
-                                    .map_err(|e: zero_model::device::DeviceError| SpecError::BadValue {
-                                        spec: err_spec(),
-                                        key: key.to_string(),
-                                        value: value.to_string(),
-                                        reason: e.to_string(),
-                                    })?
-                        }
-                        "root" => {
-                            root = match value {
-                                "puct" => RootSearch::Puct,
-                                "gumbel" => RootSearch::Gumbel,
-                                _ => {
-                                    return Err(SpecError::BadValue {
-                                        spec: err_spec(),
-                                        key: key.to_string(),
-                                        value: value.to_string(),
-                                        reason: "expected puct or gumbel".to_string(),
-                                    });
-                                }
-                            }
-                        }
-                        "precision" => {
-                            precision = value.parse().map_err(|e: zero_model::device::UnknownPrecision| {
-                                SpecError::BadValue {
-                                    spec: err_spec(),
-                                    key: key.to_string(),
-                                    value: value.to_string(),
-                                    reason: e.to_string(),
-                                }
-                            })?
-                        }
-                        _ => {
-                            return Err(unknown(
-                                "ckpt",
-                                key,
-                                "PATH (first), path, sims, root, device, precision, name",
-                            ));
-                        }
-                    }
-                }
-                let path = path.ok_or_else(|| SpecError::MissingPath { spec: err_spec() })?;
-                PlayerKind::Checkpoint {
-                    path,
-                    simulations,
-                    device,
-                    root,
-                    precision,
-                }
-            }
+            "alphabeta" | "ab" => parts.alphabeta()?,
+            "mcts" | "uct" => parts.mcts()?,
+            "ckpt" => parts.checkpoint()?,
             other => {
                 return Err(SpecError::UnknownKind {
-                    spec: err_spec(),
+                    spec: spec.to_string(),
                     kind: other.to_string(),
                 });
             }
         };
-        Ok(PlayerSpec { kind, label })
+        Ok(PlayerSpec {
+            kind,
+            label: parts.label,
+        })
     }
+}
 
+impl PlayerSpec {
     /// The name in tables and records: the label if given, else the spec written canonically (a checkpoint by
     /// its file name without directory).
     pub fn name(&self) -> String {

@@ -17,7 +17,7 @@
 //! The test accepts H1 when LLR >= ln((1 - beta) / alpha), H0 when LLR <= ln(beta / (1 - alpha)), and otherwise
 //! continues.
 
-use crate::records::GameRecord;
+use crate::records::MatchRecord;
 use serde::{Deserialize, Serialize};
 
 /// The test's hypotheses and error rates.
@@ -163,8 +163,8 @@ impl Sprt {
 
     /// Runs the test over a head-to-head match's records (games `2k` and `2k + 1` form a pair, as
     /// [`crate::head_to_head`] plays them), from `candidate`'s view. An unpaired last game is left out.
-    pub fn run_records(&self, records: &[GameRecord], candidate: &str) -> SprtReport {
-        let score = |r: &GameRecord| {
+    pub fn run_records(&self, records: &[MatchRecord], candidate: &str) -> SprtReport {
+        let score = |r: &MatchRecord| {
             if r.first == candidate {
                 r.first_score()
             } else {

@@ -4,13 +4,13 @@
 use zero_arena::baselines::alphabeta::WIN;
 use zero_arena::baselines::{AlphaBeta, SearchLimit};
 use zero_arena::player::player_rng;
-use zero_games::Game;
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
 use zero_games::checks::CheckRng;
 use zero_games::tours::Tours;
+use zero_games::{Game, Heuristic};
 
-fn best<G: Game>(position: &str, limit: SearchLimit) -> (String, i32, G) {
+fn best<G: Heuristic>(position: &str, limit: SearchLimit) -> (String, i32, G) {
     let rules = G::parse_rules(None, &[]).unwrap();
     let game = G::from_position(&rules, position).unwrap();
     let mut engine = AlphaBeta::<G>::new("ab", limit, player_rng(1, 0));
@@ -19,7 +19,7 @@ fn best<G: Game>(position: &str, limit: SearchLimit) -> (String, i32, G) {
 }
 
 /// Whether the side to move can force a win within `plies` of its own and the opponent's moves (plies odd).
-fn forced_win<G: Game>(game: &G, plies: u32) -> bool {
+fn forced_win<G: Heuristic>(game: &G, plies: u32) -> bool {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     let me = game.to_move();
@@ -96,7 +96,7 @@ fn bashni_captures_the_last_tower() {
 
 /// Random positions along random games: alpha-beta's moves are legal, and it sees every forced win in one
 /// move (depth 2) and in two moves (depth 4) that brute force finds.
-fn agrees_with_brute_force<G: Game>(games: usize, three_ply: bool) {
+fn agrees_with_brute_force<G: Heuristic>(games: usize, three_ply: bool) {
     let rules = G::parse_rules(None, &[]).unwrap();
     let mut rng = CheckRng::new(42);
     let mut moves = Vec::new();

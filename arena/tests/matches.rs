@@ -2,13 +2,13 @@
 
 use zero_arena::records::{agrees, read_jsonl, replay, write_jsonl};
 use zero_arena::{Entrant, MatchOptions, OpeningBook, head_to_head, rate_records, round_robin};
-use zero_games::Game;
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
 use zero_games::tours::Tours;
-use zero_model::UniformEvaluator;
+use zero_games::{Game, Registered};
+use zero_search::UniformEvaluator;
 
-fn pool<G: Game>() -> Vec<Entrant<G>> {
+fn pool<G: Registered>() -> Vec<Entrant<G>> {
     let mut entrants: Vec<Entrant<G>> = ["random", "greedy", "alphabeta:depth=1", "mcts:sims=8"]
         .iter()
         .map(|s| Entrant::parse(s).unwrap())
@@ -18,7 +18,7 @@ fn pool<G: Game>() -> Vec<Entrant<G>> {
     entrants
 }
 
-fn every_pair_plays_legal_games<G: Game>() {
+fn every_pair_plays_legal_games<G: Registered>() {
     let rules = G::parse_rules(None, &["max_plies=120".to_string()]).unwrap();
     let book = OpeningBook::generate::<G>(&rules, 6, 3, 2, 6);
     assert!(!book.openings.is_empty());

@@ -5,16 +5,16 @@ use std::path::{Path, PathBuf};
 use tch::{Device, nn};
 use zero_arena::records::{agrees, replay};
 use zero_arena::{Entrant, MatchOptions, OpeningBook, PlayerKind, PlayerSpec, round_robin};
-use zero_games::Game;
+use zero_games::Registered;
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
 use zero_games::tours::Tours;
 use zero_model::network::NetShape;
 use zero_model::{Checkpoint, CheckpointMeta, DeviceChoice, NetworkConfig, PolicyValueNet};
-use zero_selfplay::RootSearch;
+use zero_search::RootSearch;
 
 /// Saves a tiny untrained network for `G` (its priors and values are noise) and returns its path.
-fn fresh_checkpoint<G: Game>(tag: &str) -> PathBuf {
+fn fresh_checkpoint<G: Registered>(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("arena-netsearch-{}-{tag}-{}", G::NAME, std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("fresh.safetensors");
@@ -38,7 +38,7 @@ fn cleanup(path: &Path) {
     }
 }
 
-fn searching_checkpoint_plays_legal_games<G: Game>() {
+fn searching_checkpoint_plays_legal_games<G: Registered>() {
     let path = fresh_checkpoint::<G>("games");
     let rules = G::parse_rules(None, &["max_plies=120".to_string()]).unwrap();
     let book = OpeningBook::generate::<G>(&rules, 4, 2, 2, 6);
@@ -85,7 +85,7 @@ fn tours_searching_checkpoint_plays_legal_games() {
 }
 
 /// The move a fresh network plays in `position` with `sims` simulations, in both root modes.
-fn plays<G: Game>(position: &str, expected: &str, sims: u32) {
+fn plays<G: Registered>(position: &str, expected: &str, sims: u32) {
     let path = fresh_checkpoint::<G>("tactic");
     let rules = G::parse_rules(None, &[]).unwrap();
     let game = G::from_position(&rules, position).unwrap();

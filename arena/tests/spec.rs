@@ -54,7 +54,7 @@ fn malformed_specs_name_the_wrong_part() {
 
 #[test]
 fn checkpoint_root_search() {
-    use zero_selfplay::RootSearch;
+    use zero_search::RootSearch;
     let root = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
         PlayerKind::Checkpoint { root, .. } => root,
         other => panic!("{other:?}"),

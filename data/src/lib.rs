@@ -8,8 +8,9 @@
 //! identifying fields as dictionary-encoded columns. Readers ([`read_shard`], [`read_games`], [`ShardSet`]) report a
 //! corrupt, truncated, incompatible or unknown-version shard as a [`DataError`] naming the file, never panic.
 //! [`ReplayIndex`] selects the newest positions by a [`WindowRule`], and [`SampleStream`] streams shuffled
-//! [`TrainingSample`]s from them with bounded memory. [`merge_shards`] replaces many small shards (self-play writes one per
-//! finished game) by one, crash-safely. docs/data.md documents the columns for other tools.
+//! [`TrainingSample`]s from them with bounded memory. [`merge_shards`] replaces many small shards (self-play writes one
+//! per finished game) by one, crash-safely, and [`clean_incomplete`] makes a directory consistent after a crash
+//! (both in `merge.rs`). docs/data.md documents the columns for other tools.
 
 mod error;
 mod merge;
@@ -20,8 +21,8 @@ mod window;
 mod writer;
 
 pub use error::DataError;
-pub use merge::{MERGED_FROM_KEY, MERGED_SUFFIX, merge_shards};
-pub use reader::{READ_BATCH_ROWS, ShardEntry, ShardFile, ShardSet, clean_incomplete, read_games, read_shard};
+pub use merge::{MERGED_FROM_KEY, MERGED_SUFFIX, clean_incomplete, merge_shards};
+pub use reader::{READ_BATCH_ROWS, ShardEntry, ShardFile, ShardSet, read_games, read_shard};
 pub use records::{GameRecord, PositionRecord, ShardHeader, dequantize, quantize};
 pub use schema::{
     GAMES_SUFFIX, HEADER_KEY, POSITIONS_SUFFIX, ROW_GROUP_ROWS, SCHEMA_VERSION, SCHEMA_VERSION_KEY, ShardSpec,

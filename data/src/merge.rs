@@ -12,6 +12,7 @@
 //! and [`crate::clean_incomplete`] deletes the ones the merged shard lists. Merged shards' names end in
 //! [`MERGED_SUFFIX`], so that cleaning a directory opens only their footers.
 
+use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -24,8 +25,9 @@ use crate::error::DataError;
 use crate::reader::{READ_BATCH_ROWS, ShardFile, shard_name};
 use crate::records::ShardHeader;
 use crate::schema;
+use crate::schema::{GAMES_SUFFIX, POSITIONS_SUFFIX};
 use crate::writer::{ShardSummary, check_shard_name, shard_paths};
-use zero_games::files::write_atomically_with;
+use zero_games::files::{TEMP_MARKER, write_atomically_with};
 
 /// File metadata key of a merged shard: the names of the shards it replaces, as a JSON array of strings.
 pub const MERGED_FROM_KEY: &str = "zero.merged_from";
@@ -175,5 +177,30 @@ pub(crate) fn remove_merged_sources(dir: &Path) -> io::Result<Vec<PathBuf>> {
             removed.extend(remove_shard(dir, source).map_err(|(_, e)| e)?);
         }
     }
+    Ok(removed)
+}
+
+/// Makes a data directory consistent after a crash: removes temporaries (names containing
+/// [`TEMP_MARKER`]), orphan games files (a games file whose positions file was never renamed into place) and the
+/// sources a complete merged shard still has beside it ([`crate::merge_shards`] killed while deleting them).
+/// Returns the removed paths, sorted. Run it only when no worker is writing into `dir`: a live worker's
+/// temporaries look the same as a dead one's.
+pub fn clean_incomplete(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut removed = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        let Some(file_name) = path.file_name().and_then(OsStr::to_str) else {
+            continue;
+        };
+        let orphan = file_name
+            .strip_suffix(GAMES_SUFFIX)
+            .is_some_and(|name| !dir.join(format!("{name}{POSITIONS_SUFFIX}")).exists());
+        if file_name.contains(TEMP_MARKER) || orphan {
+            fs::remove_file(&path)?;
+            removed.push(path);
+        }
+    }
+    removed.extend(remove_merged_sources(dir)?);
+    removed.sort();
     Ok(removed)
 }

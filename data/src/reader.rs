@@ -4,7 +4,6 @@
 
 use std::ffi::OsStr;
 use std::fs::{self, File};
-use std::io;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -19,7 +18,7 @@ use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions, Parq
 use crate::error::DataError;
 use crate::records::{GameRecord, PositionRecord, ShardHeader};
 use crate::schema::{self, GAMES_SUFFIX, POSITIONS_SUFFIX, ShardSpec, game_columns, position_columns};
-use zero_games::files::{TEMP_MARKER, is_temporary};
+use zero_games::files::is_temporary;
 
 /// Rows per Arrow batch when reading: large enough to amortize decoding, small enough to stay a few MB.
 pub const READ_BATCH_ROWS: usize = 1024;
@@ -493,29 +492,4 @@ pub(crate) fn shard_name(path: &Path) -> Option<String> {
         .strip_suffix(POSITIONS_SUFFIX)
         .filter(|n| !n.is_empty())
         .map(str::to_string)
-}
-
-/// Makes a data directory consistent after a crash: removes temporaries (names containing
-/// [`TEMP_MARKER`]), orphan games files (a games file whose positions file was never renamed into place) and the
-/// sources a complete merged shard still has beside it ([`crate::merge_shards`] killed while deleting them).
-/// Returns the removed paths, sorted. Run it only when no worker is writing into `dir`: a live worker's
-/// temporaries look the same as a dead one's.
-pub fn clean_incomplete(dir: &Path) -> io::Result<Vec<PathBuf>> {
-    let mut removed = Vec::new();
-    for entry in fs::read_dir(dir)? {
-        let path = entry?.path();
-        let Some(file_name) = path.file_name().and_then(OsStr::to_str) else {
-            continue;
-        };
-        let orphan = file_name
-            .strip_suffix(GAMES_SUFFIX)
-            .is_some_and(|name| !dir.join(format!("{name}{POSITIONS_SUFFIX}")).exists());
-        if file_name.contains(TEMP_MARKER) || orphan {
-            fs::remove_file(&path)?;
-            removed.push(path);
-        }
-    }
-    removed.extend(crate::merge::remove_merged_sources(dir)?);
-    removed.sort();
-    Ok(removed)
 }

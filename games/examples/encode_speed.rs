@@ -6,51 +6,43 @@
 use std::hint::black_box;
 use std::time::Instant;
 use zero_games::checks::CheckRng;
-use zero_games::registry::{GAME_NAMES, GameVisitor, dispatch};
-use zero_games::{ActionList, Game};
+use zero_games::{ActionList, Encoding, GameKind, input_len, with_game};
 
-struct Speed {
-    variant: Option<String>,
-}
-
-impl GameVisitor for Speed {
-    type Output = Result<(), String>;
-
-    fn visit<G: Game>(self) -> Self::Output {
-        let rules = G::parse_rules(self.variant.as_deref(), &[]).map_err(|e| e.to_string())?;
-        let mut rng = CheckRng::new(1);
-        let mut actions = ActionList::new();
-        let mut positions = Vec::new();
-        for _ in 0..200 {
-            let mut game = G::start(&rules);
-            loop {
-                positions.push(game.clone());
-                game.legal_actions(&mut actions);
-                if actions.is_empty() {
-                    break;
-                }
-                game.apply_action(actions[rng.below(actions.len())]);
+/// Times `G::encode` over the positions of 200 random games under the rules `variant`.
+fn speed<G: Encoding>(variant: Option<&str>) -> Result<(), String> {
+    let rules = G::parse_rules(variant, &[]).map_err(|e| e.to_string())?;
+    let mut rng = CheckRng::new(1);
+    let mut actions = ActionList::new();
+    let mut positions = Vec::new();
+    for _ in 0..200 {
+        let mut game = G::start(&rules);
+        loop {
+            positions.push(game.clone());
+            game.legal_actions(&mut actions);
+            if actions.is_empty() {
+                break;
             }
+            game.apply_action(actions[rng.below(actions.len())]);
         }
-        let mut planes = vec![0.0f32; G::INPUT_PLANES * G::BOARD_HEIGHT * G::BOARD_WIDTH];
-        let rounds = (2_000_000 / positions.len()).max(1);
-        let started = Instant::now();
-        for _ in 0..rounds {
-            for game in &positions {
-                black_box(game).encode(&mut planes);
-                black_box(&planes);
-            }
-        }
-        let ns = started.elapsed().as_nanos() as f64 / (rounds * positions.len()) as f64;
-        println!(
-            "{} {}: {} floats, {} positions x {rounds} rounds: {ns:.1} ns per encode",
-            G::NAME,
-            self.variant.as_deref().unwrap_or("default"),
-            planes.len(),
-            positions.len()
-        );
-        Ok(())
     }
+    let mut planes = vec![0.0f32; input_len::<G>()];
+    let rounds = (2_000_000 / positions.len()).max(1);
+    let started = Instant::now();
+    for _ in 0..rounds {
+        for game in &positions {
+            black_box(game).encode(&mut planes);
+            black_box(&planes);
+        }
+    }
+    let ns = started.elapsed().as_nanos() as f64 / (rounds * positions.len()) as f64;
+    println!(
+        "{} {}: {} floats, {} positions x {rounds} rounds: {ns:.1} ns per encode",
+        G::NAME,
+        variant.unwrap_or("default"),
+        planes.len(),
+        positions.len()
+    );
+    Ok(())
 }
 
 fn main() {
@@ -61,18 +53,17 @@ fn main() {
         args.drain(i..(i + 2).min(args.len()));
     }
     let names: Vec<String> = if args.is_empty() {
-        GAME_NAMES.iter().map(|s| s.to_string()).collect()
+        GameKind::names().into_iter().map(String::from).collect()
     } else {
         args
     };
     for name in names {
-        let speed = Speed {
-            variant: variant.clone(),
-        };
-        match dispatch(&name, speed) {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => eprintln!("{name}: {e}"),
-            Err(e) => eprintln!("{e}"),
+        let result = name
+            .parse::<GameKind>()
+            .map_err(|e| e.to_string())
+            .and_then(|kind| with_game!(kind, G => speed::<G>(variant.as_deref())));
+        if let Err(e) = result {
+            eprintln!("{name}: {e}");
         }
     }
 }

@@ -4,17 +4,17 @@ use std::fmt;
 
 /// One of the two players. `First` moves first (White in Bashni and Tours, the goats in Bagh Chal).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Player {
+pub enum Side {
     First,
     Second,
 }
 
-impl Player {
+impl Side {
     #[inline]
-    pub fn other(self) -> Player {
+    pub fn other(self) -> Side {
         match self {
-            Player::First => Player::Second,
-            Player::Second => Player::First,
+            Side::First => Side::Second,
+            Side::Second => Side::First,
         }
     }
 
@@ -25,8 +25,8 @@ impl Player {
     }
 
     #[inline]
-    pub fn from_index(index: usize) -> Player {
-        if index == 0 { Player::First } else { Player::Second }
+    pub fn from_index(index: usize) -> Side {
+        if index == 0 { Side::First } else { Side::Second }
     }
 }
 
@@ -87,12 +87,12 @@ impl fmt::Display for EndReason {
 /// The result of a finished game: the winner (`None` for a draw) and why it ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Outcome {
-    pub winner: Option<Player>,
+    pub winner: Option<Side>,
     pub reason: EndReason,
 }
 
 impl Outcome {
-    pub fn win(winner: Player, reason: EndReason) -> Outcome {
+    pub fn win(winner: Side, reason: EndReason) -> Outcome {
         Outcome {
             winner: Some(winner),
             reason,
@@ -104,7 +104,7 @@ impl Outcome {
     }
 
     /// The result from `player`'s point of view: 1 win, 0 draw, -1 loss.
-    pub fn value_for(&self, player: Player) -> f32 {
+    pub fn value_for(&self, player: Side) -> f32 {
         match self.winner {
             None => 0.0,
             Some(w) if w == player => 1.0,

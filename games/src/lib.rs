@@ -12,22 +12,35 @@
 //!   capture is complete. [`Game::move_actions`] decomposes a move, and playing its actions one by one gives
 //!   the same state as [`Game::play`].
 //!
-//! Adding a game: implement [`Game`] in a module of its own and register it in [`registry`]; see
+//! A game's rules are [`Game`]; what other parts of the workbench ask of a game sits in traits of its own, each
+//! next to the concern it serves: [`Encoding`] (the network's input planes and canonical view, for the model
+//! and the trainer), [`Heuristic`] (the static judgement of the arena's greedy and alpha-beta baselines) and
+//! [`BenchPositions`] (what `zero bench perft` measures). [`Registered`] bundles them: what the registry asks of
+//! every game it lists.
+//!
+//! Adding a game: implement those traits in a module of its own and add one line to [`registry`]; see
 //! `docs/adding-a-game.md`.
 
 mod action_list;
 pub mod baghchal;
 pub mod bashni;
+pub mod bench;
 pub mod checks;
 mod common;
+pub mod encoding;
 pub mod files;
 pub mod grid;
+pub mod heuristic;
 pub mod registry;
 pub mod tours;
 pub mod zobrist;
 
 pub use action_list::ActionList;
-pub use common::{EndReason, Outcome, Player, RulesError, parse_bool, parse_count, parse_options};
+pub use bench::BenchPositions;
+pub use common::{EndReason, Outcome, RulesError, Side, parse_bool, parse_count, parse_options};
+pub use encoding::{Encoding, input_len, policy_index};
+pub use heuristic::Heuristic;
+pub use registry::{GameKind, Registered, UnknownGame};
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -79,15 +92,6 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     const ACTION_SPACE: usize;
     /// Number of board symmetries that preserve the rules, identity (index 0) included.
     const SYMMETRIES: usize;
-    /// Symmetries `0..AUGMENTATIONS` that the trainer may apply to a stored (already canonical) sample: each
-    /// must commute with every [`Game::canonical_symmetry`], act on the input planes as the spatial map of the
-    /// square's symmetry of the same number (see `grid.rs`; cell `(row, column)` is `(rank, file)`), and on
-    /// policy indices as [`Game::transform_action`]. 1 (identity only) when no symmetry gives a new sample: in
-    /// Bashni the only other symmetry maps a canonical view onto itself.
-    const AUGMENTATIONS: usize = 1;
-    /// Positions (in notation, `start` allowed) and perft depths that `zero bench perft` measures: the start
-    /// position and at least one mid-game position.
-    const BENCH_POSITIONS: &'static [(&'static str, u32)];
 
     /// Parses a rule set: `variant` names the default (`None`), a variant or a preset; each option is
     /// `key=value` and is applied after the variant.
@@ -110,9 +114,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn rules(&self) -> &Self::Rules;
 
     /// The player to move (to act, in the middle of a multi-action move).
-    fn to_move(&self) -> Player;
+    fn to_move(&self) -> Side;
     /// A player's name in this game (`white`, `goats`, ...).
-    fn player_name(player: Player) -> &'static str;
+    fn player_name(player: Side) -> &'static str;
     /// Plies (complete moves) played since the game started.
     fn ply(&self) -> u32;
     /// The result, once the game is over.
@@ -151,35 +155,6 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn transformed(&self, sym: usize) -> Self;
     /// The action that corresponds to `action` under symmetry `sym`.
     fn transform_action(action: Action, sym: usize) -> Action;
-
-    /// A quick static judgement of the position in [-1, 1] from the side to move's view (1 = surely winning), for
-    /// the arena's greedy and alpha-beta baselines. Game knowledge only, no search; the default knows nothing.
-    /// Each game writes its own in `src/<game>/eval.rs`.
-    fn heuristic(&self) -> f32 {
-        0.0
-    }
-
-    /// Number of input planes of the network's encoding.
-    const INPUT_PLANES: usize;
-    /// Rows of each input plane (ranks of the board).
-    const BOARD_HEIGHT: usize;
-    /// Columns of each input plane (files of the board).
-    const BOARD_WIDTH: usize;
-    /// Version of the encoding; bumped whenever a plane changes meaning, so that old checkpoints are refused.
-    const ENCODING_VERSION: u32;
-
-    /// The symmetry under which the network sees this position: the one that shows the board from the side to
-    /// move's usual point of view (0 when the game needs no turning). [`Game::encode`] applies it, and the
-    /// network's policy index of a legal action `a` is `transform_action(a, canonical_symmetry())`.
-    fn canonical_symmetry(&self) -> usize {
-        0
-    }
-
-    /// Writes the network input, `INPUT_PLANES x BOARD_HEIGHT x BOARD_WIDTH` floats (row-major, plane by plane,
-    /// row 0 = the first rank as seen after the canonical symmetry), from the side to move's view: planes speak
-    /// of "own" and "opponent" pieces, never of colours. Every fact the rules depend on must be in the planes
-    /// (documented in `docs/encoding.md`). `planes` has exactly that length and may hold old values.
-    fn encode(&self, planes: &mut [f32]);
 }
 
 /// Counts the leaves of the legal-move tree to `depth` (moves, not actions), with bulk counting at the last ply.

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use zero_games::baghchal::{BaghChal, BaghChalRules, Phase, RepetitionRule};
 use zero_games::checks::{CheckRng, check_position, random_playout};
-use zero_games::{EndReason, Game, NotationError, Outcome, Player, perft};
+use zero_games::{EndReason, Game, NotationError, Outcome, Side, perft};
 
 fn rules(variant: Option<&str>, options: &[&str]) -> BaghChalRules {
     let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
@@ -50,10 +50,7 @@ fn tigers_win_at_the_fifth_capture() {
     assert_eq!(g.outcome(), None);
     play_all(&mut g, &["a1xa3"]);
     assert_eq!(g.goats_captured(), 5);
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::win(Player::Second, EndReason::CaptureTarget))
-    );
+    assert_eq!(g.outcome(), Some(Outcome::win(Side::Second, EndReason::CaptureTarget)));
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     assert!(moves.is_empty());
@@ -64,7 +61,7 @@ fn goats_win_by_blocking_every_tiger() {
     let blocked = game("TGGGT/GG.GG/G.G.G/GG.GG/TGGGT t 0 3");
     assert_eq!(
         blocked.outcome(),
-        Some(Outcome::win(Player::First, EndReason::NoLegalMove))
+        Some(Outcome::win(Side::First, EndReason::NoLegalMove))
     );
     // One goat short on c1: the a1 tiger jumps b1.
     let open = game("TGGGT/GG.GG/G.G.G/GG.GG/TG.GT t 0 4");
@@ -97,10 +94,7 @@ fn goats_lose_on_repetition_variant() {
     assert_eq!(r.repetition, RepetitionRule::GoatsLose);
     let mut g = BaghChal::from_position(&r, CYCLE_START).unwrap();
     play_all(&mut g, &CYCLE);
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::win(Player::Second, EndReason::RepetitionLoss))
-    );
+    assert_eq!(g.outcome(), Some(Outcome::win(Side::Second, EndReason::RepetitionLoss)));
     // The tigers may still not repeat.
     let mut g = BaghChal::from_position(&r, "TGGGT/GGGGG/GG.GG/G...G/TG.GT g 0 4").unwrap();
     play_all(&mut g, &["c4-c3", "a1-b2", "c3-c4"]);
@@ -134,12 +128,12 @@ fn the_placement_phase_ends_after_twenty_placements_even_after_captures() {
     while g.phase() == Phase::Placement {
         g.legal_moves(&mut moves);
         // Goats place on the first free point; tigers capture whenever they can, twice.
-        let mv = if g.to_move() == Player::Second && g.goats_captured() < 2 {
+        let mv = if g.to_move() == Side::Second && g.goats_captured() < 2 {
             *moves
                 .iter()
                 .find(|m| g.format_move(m).contains('x'))
                 .unwrap_or(&moves[0])
-        } else if g.to_move() == Player::Second {
+        } else if g.to_move() == Side::Second {
             *moves
                 .iter()
                 .find(|m| !g.format_move(m).contains('x'))
@@ -154,7 +148,7 @@ fn the_placement_phase_ends_after_twenty_placements_even_after_captures() {
     assert!(g.goats_captured() > 0, "the test wants captures during placement");
     assert_eq!(g.goats_in_hand(), 0);
     assert_eq!(g.goat_points().count_ones() + g.goats_captured(), 20);
-    if g.to_move() == Player::Second {
+    if g.to_move() == Side::Second {
         g.legal_moves(&mut moves);
         let mv = moves[0];
         g.play(&mv);

@@ -3,7 +3,7 @@
 
 use zero_games::baghchal::{BaghChal, BaghChalRules};
 use zero_games::checks::CheckRng;
-use zero_games::{ActionList, Game, Player};
+use zero_games::{ActionList, Encoding, Game, Side};
 
 const AREA: usize = 25;
 const TIGERS: usize = 0;
@@ -58,7 +58,7 @@ fn check_planes(game: &BaghChal, planes: &[f32]) {
             "{here}: plane {i} not constant"
         );
     }
-    assert_eq!(plane(planes, GOATS_TO_MOVE)[0] == 1.0, game.to_move() == Player::First);
+    assert_eq!(plane(planes, GOATS_TO_MOVE)[0] == 1.0, game.to_move() == Side::First);
     assert_eq!(plane(planes, IN_HAND)[0], game.goats_in_hand() as f32 / 20.0);
     assert_eq!(plane(planes, CAPTURED)[0], game.goats_captured() as f32 / 5.0);
     assert_eq!(plane(planes, PLACEMENT)[0] == 1.0, game.goats_in_hand() > 0);

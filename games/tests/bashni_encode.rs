@@ -6,7 +6,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use zero_games::bashni::{Bashni, Rules, TOWER_DEPTH, VARIANTS, planes};
 use zero_games::checks::CheckRng;
-use zero_games::{ActionList, Game, Player};
+use zero_games::{ActionList, Encoding, Game, Side};
 
 const CELLS: usize = 64;
 
@@ -173,7 +173,7 @@ fn positions_equal_up_to_the_symmetry_encode_alike() {
     // position from the mover's view.
     let start = Bashni::start(&Rules::default());
     let black_to_move = game(&start.position().replacen("w ", "b ", 1));
-    assert_eq!(black_to_move.to_move(), Player::Second);
+    assert_eq!(black_to_move.to_move(), Side::Second);
     assert_eq!(encode(&black_to_move), encode(&start));
 }
 
@@ -293,7 +293,7 @@ fn check_symmetry(position: &Bashni, planes: &[f32]) -> Result<(), String> {
             image.position()
         ));
     }
-    if position.to_move() == Player::Second && image.canonical_symmetry() != 0 {
+    if position.to_move() == Side::Second && image.canonical_symmetry() != 0 {
         return Err("the image of a Black-to-move position is not shown as is".to_string());
     }
     let (mut here, mut there) = (ActionList::new(), ActionList::new());

@@ -75,6 +75,6 @@ fn symmetry_one_is_an_involution_that_turns_the_board() {
     let turned = start.transformed(1);
     // The start is its own image with the colours swapped: only the side to move changes.
     assert_eq!(turned.position(), start.position().replacen("w ", "b ", 1));
-    assert_eq!(turned.to_move(), zero_games::Player::Second);
+    assert_eq!(turned.to_move(), zero_games::Side::Second);
     assert_eq!(turned.transformed(1).hash(), start.hash());
 }

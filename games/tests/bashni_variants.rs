@@ -1,7 +1,7 @@
 //! The seeds' own examples, each variant on a composed position, and the draw rules.
 
 use zero_games::bashni::{Bashni, Rules, Square};
-use zero_games::{ActionList, EndReason, Game, Outcome, Player};
+use zero_games::{ActionList, EndReason, Game, Outcome, Side};
 
 fn rules(variant: Option<&str>, options: &[&str]) -> Rules {
     let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
@@ -113,7 +113,7 @@ fn promotion_stop_ends_the_move_on_the_crowning_square() {
     assert_eq!(moves_of(&g), ["b6:d8"]);
     play(&mut g, "b6:d8");
     assert_eq!(stack(&g, "d8"), "Wb");
-    assert_eq!(g.to_move(), Player::Second);
+    assert_eq!(g.to_move(), Side::Second);
     assert_eq!(moves_of(&game_with(&rules(Some("ludii"), &[]), position)), ["b6:d8"]);
 }
 
@@ -172,7 +172,7 @@ fn turkish_strike_transfers_at_the_end_in_jump_order() {
         g.move_actions(&mv, &mut actions);
         assert_eq!(actions.len(), 2);
         g.apply_action(actions[0]);
-        assert_eq!(g.to_move(), Player::First, "still capturing");
+        assert_eq!(g.to_move(), Side::First, "still capturing");
         assert_eq!(g.capturing_square(), Square::parse("d4").ok());
         assert_eq!(g.last_jumped(), Square::parse("c3").ok());
         assert_eq!(
@@ -181,7 +181,7 @@ fn turkish_strike_transfers_at_the_end_in_jump_order() {
             "{variant:?}: the jumped piece stays only under the Turkish strike"
         );
         g.apply_action(actions[1]);
-        assert_eq!(g.to_move(), Player::Second);
+        assert_eq!(g.to_move(), Side::Second);
         assert_eq!(g.capturing_square(), None);
         assert_eq!(stack(&g, "f6"), "WBb", "{variant:?}");
         assert_eq!(g.position(), "b f6:WBb");
@@ -255,14 +255,14 @@ fn no_legal_move_loses() {
     let blocked = game("w a1:w b2:b c3:b");
     assert_eq!(
         blocked.outcome(),
-        Some(Outcome::win(Player::Second, EndReason::NoLegalMove))
+        Some(Outcome::win(Side::Second, EndReason::NoLegalMove))
     );
     let none_left = game("w h8:B");
     assert_eq!(
         none_left.outcome(),
-        Some(Outcome::win(Player::Second, EndReason::NoLegalMove))
+        Some(Outcome::win(Side::Second, EndReason::NoLegalMove))
     );
     let mut g = game("w c3:w d4:b h8:W");
     play(&mut g, "c3:e5");
-    assert_eq!(g.outcome(), Some(Outcome::win(Player::First, EndReason::NoLegalMove)));
+    assert_eq!(g.outcome(), Some(Outcome::win(Side::First, EndReason::NoLegalMove)));
 }

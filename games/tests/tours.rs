@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use zero_games::checks::{CheckRng, check_position, random_playout};
 use zero_games::tours::{Tours, ToursRules};
-use zero_games::{ActionList, EndReason, Game, NotationError, Outcome, Player, perft};
+use zero_games::{ActionList, BenchPositions, EndReason, Game, NotationError, Outcome, Side, perft};
 
 fn rules(variant: Option<&str>, options: &[&str]) -> ToursRules {
     let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
@@ -46,8 +46,8 @@ fn perft_from_the_start() {
     );
     assert_eq!(perft(&start, 1), 134);
     assert_eq!(perft(&start, 2), 134 * 134);
-    assert_eq!(start.pawns(Player::First), 15);
-    assert_eq!(start.pawns(Player::Second), 15);
+    assert_eq!(start.pawns(Side::First), 15);
+    assert_eq!(start.pawns(Side::Second), 15);
 }
 
 /// Regression numbers from this implementation beyond the two known ones (no outside reference exists).
@@ -70,7 +70,7 @@ fn collapse_spreads_and_captures_the_top_pawn_at_distance_height() {
     assert_eq!(g.position(), "b a1:w b1:w c1:w e1:b h8:b");
     // The last lone enemy pawn taken: Black cannot move and loses.
     let g = after(game("w a1:www d1:b"), &["Ca1:e"]);
-    assert_eq!(g.outcome(), Some(Outcome::win(Player::First, EndReason::NoLegalMove)));
+    assert_eq!(g.outcome(), Some(Outcome::win(Side::First, EndReason::NoLegalMove)));
     assert_eq!(g.plies_without_capture(), 0);
 }
 
@@ -96,7 +96,7 @@ fn collapse_blocked_by_muret_enemy_and_edge() {
 fn collapse_onto_own_pawns_builds_murets() {
     let g = after(game("w a1:www b1:w h8:bb"), &["Ca1:e"]);
     assert_eq!(g.position(), "b a1:w b1:ww c1:w h8:bb");
-    assert_eq!((g.height(1), g.owner(1)), (2, Some(Player::First)));
+    assert_eq!((g.height(1), g.owner(1)), (2, Some(Side::First)));
     // The muret may collapse onto an empty square or a lone own pawn, never onto a muret.
     let g = after(g, &["Ch8:s"]);
     for ok in ["Cb1:n", "Cb1:e", "Cb1:w"] {
@@ -123,9 +123,9 @@ fn form_rules() {
 #[test]
 fn a_side_without_moves_loses() {
     let g = game("w a1:w c1:w h8:bb");
-    assert_eq!(g.outcome(), Some(Outcome::win(Player::Second, EndReason::NoLegalMove)));
+    assert_eq!(g.outcome(), Some(Outcome::win(Side::Second, EndReason::NoLegalMove)));
     let g = game("b a1:w");
-    assert_eq!(g.outcome(), Some(Outcome::win(Player::First, EndReason::NoLegalMove)));
+    assert_eq!(g.outcome(), Some(Outcome::win(Side::First, EndReason::NoLegalMove)));
     // A tower blocked everywhere is no move either.
     let g = game("w a1:ww b1:b a2:b b2:b h8:b");
     assert_eq!(g.count_moves(), 0);
@@ -151,7 +151,7 @@ fn compound_turns() {
     // Mid-turn the position records the pending collapse and re-parses.
     let mut mid = g.clone();
     mid.apply_action(actions[0]);
-    assert_eq!(mid.to_move(), Player::First);
+    assert_eq!(mid.to_move(), Side::First);
     assert_eq!(mid.position(), "w b1:b a2:ww b2:b h8:b >a2:s");
     assert_eq!(mid.pending_collapse(), Some((8, 4)));
     let reparsed = compound(&mid.position());
@@ -228,13 +228,13 @@ fn bad_positions_name_the_token_and_the_reason() {
 }
 
 fn pawns(g: &Tours) -> u32 {
-    g.pawns(Player::First) + g.pawns(Player::Second)
+    g.pawns(Side::First) + g.pawns(Side::Second)
 }
 
 fn tours_invariant(last: &mut (u32, u32)) -> impl FnMut(&Tours) -> Result<(), String> + '_ {
     move |g: &Tours| {
         let now = pawns(g);
-        if g.occupied(Player::First) & g.occupied(Player::Second) != 0 {
+        if g.occupied(Side::First) & g.occupied(Side::Second) != 0 {
             return Err(format!("{}: a stack of two colours", g.position()));
         }
         let (before, ply) = *last;

@@ -3,7 +3,7 @@
 
 use zero_games::checks::CheckRng;
 use zero_games::tours::{Tours, ToursRules};
-use zero_games::{Action, ActionList, Game, Player};
+use zero_games::{Action, ActionList, Encoding, Game, Side};
 
 const AREA: usize = 64;
 const OWN: usize = 0;
@@ -120,7 +120,7 @@ fn black_sees_the_board_turned() {
     // The start is symmetric under the half turn with the colours swapped: Black to move sees White's view.
     let white = Tours::start(&ToursRules::default());
     let black = game(&white.position().replacen('w', "b", 1));
-    assert_eq!(black.to_move(), Player::Second);
+    assert_eq!(black.to_move(), Side::Second);
     assert_eq!(white.canonical_symmetry(), 0);
     assert_eq!(black.canonical_symmetry(), 2);
     assert_eq!(planes(&white), planes(&black));
@@ -191,7 +191,7 @@ fn view_rule_along_playouts() {
         let mut g = Tours::start(&rules(variant));
         for _ in 0..60 {
             let canonical = g.canonical_symmetry();
-            assert_eq!(canonical, if g.to_move() == Player::Second { 2 } else { 0 });
+            assert_eq!(canonical, if g.to_move() == Side::Second { 2 } else { 0 });
             black_seen += (canonical == 2) as usize;
             let image = g.transformed(canonical);
             assert_eq!(planes(&g), planes_view(&image, 0), "{}", g.position());

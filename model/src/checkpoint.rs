@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tch::{Device, Kind, Tensor, nn};
-use zero_games::Game;
+use zero_games::Encoding;
 
 /// Version of the checkpoint layout itself.
 pub const CHECKPOINT_FORMAT: u32 = 1;
@@ -46,7 +46,7 @@ pub struct CheckpointMeta {
 
 impl CheckpointMeta {
     /// Metadata for a fresh network of game `G` under `rules`.
-    pub fn new<G: Game>(rules: &G::Rules, network: &NetworkConfig) -> Self {
+    pub fn new<G: Encoding>(rules: &G::Rules, network: &NetworkConfig) -> Self {
         let shape = NetShape::of::<G>();
         CheckpointMeta {
             format: CHECKPOINT_FORMAT,
@@ -64,7 +64,7 @@ impl CheckpointMeta {
     }
 
     /// Errs, naming the first difference, unless this checkpoint fits game `G` as the current code encodes it.
-    pub fn check_game<G: Game>(&self, path: &Path) -> Result<(), CheckpointError> {
+    pub fn check_game<G: Encoding>(&self, path: &Path) -> Result<(), CheckpointError> {
         let shape = NetShape::of::<G>();
         let mismatch = |what: &str, expected: String, found: String| {
             Err(CheckpointError::Mismatch {
@@ -218,7 +218,7 @@ impl Checkpoint {
     }
 
     /// Loads a checkpoint of game `G` onto `device`, refusing any mismatch.
-    pub fn load<G: Game>(path: &Path, device: Device) -> Result<Checkpoint, CheckpointError> {
+    pub fn load<G: Encoding>(path: &Path, device: Device) -> Result<Checkpoint, CheckpointError> {
         let bytes = std::fs::read(path).map_err(|source| CheckpointError::Io {
             path: path.to_path_buf(),
             source,
@@ -236,7 +236,7 @@ impl Checkpoint {
     }
 
     /// Loads the weights of `path` into an existing network (same architecture), refusing any mismatch.
-    pub fn load_into<G: Game>(
+    pub fn load_into<G: Encoding>(
         vs: &mut nn::VarStore,
         network: &NetworkConfig,
         path: &Path,

@@ -1,21 +1,17 @@
 //! From positions to input tensors, and from policy logits to priors over the legal actions.
 //!
-//! Every game writes its own planes ([`Game::encode`], documented per game in `docs/encoding.md`), from the
+//! Every game writes its own planes ([`Encoding::encode`], documented per game in `docs/encoding.md`), from the
 //! side to move's view: the game may turn the board by one of its symmetries (its
-//! [`Game::canonical_symmetry`]) so that the player to move always sees the board the same way round. The
+//! [`Encoding::canonical_symmetry`]) so that the player to move always sees the board the same way round. The
 //! policy head then speaks in that turned frame, so a legal action `a` is read at index
-//! `G::transform_action(a, game.canonical_symmetry())`: [`policy_index`].
+//! `G::transform_action(a, game.canonical_symmetry())`: [`zero_games::policy_index`].
 
 use tch::{Kind, Tensor};
-use zero_games::{Action, Game};
-
-/// Floats in one encoded position.
-pub fn input_len<G: Game>() -> usize {
-    G::INPUT_PLANES * G::BOARD_HEIGHT * G::BOARD_WIDTH
-}
+use zero_games::{Action, Encoding, input_len, policy_index};
+use zero_search::softmax_in_place;
 
 /// Appends the encoding of each position to `out` (cleared first): `[N, planes, height, width]`, row-major.
-pub fn encode_batch<'a, G: Game>(games: impl IntoIterator<Item = &'a G>, out: &mut Vec<f32>) {
+pub fn encode_batch<'a, G: Encoding>(games: impl IntoIterator<Item = &'a G>, out: &mut Vec<f32>) {
     let len = input_len::<G>();
     out.clear();
     for game in games {
@@ -26,38 +22,16 @@ pub fn encode_batch<'a, G: Game>(games: impl IntoIterator<Item = &'a G>, out: &m
 }
 
 /// The encoded batch as a tensor of shape `[N, planes, height, width]` on the CPU.
-pub fn batch_tensor<G: Game>(encoded: &[f32]) -> Tensor {
+pub fn batch_tensor<G: Encoding>(encoded: &[f32]) -> Tensor {
     let n = (encoded.len() / input_len::<G>()) as i64;
     Tensor::from_slice(encoded).view([n, G::INPUT_PLANES as i64, G::BOARD_HEIGHT as i64, G::BOARD_WIDTH as i64])
 }
 
-/// The index of `action` in the policy head's output for `game`.
-#[inline]
-pub fn policy_index<G: Game>(game: &G, action: Action) -> usize {
-    G::transform_action(action, game.canonical_symmetry()) as usize
-}
-
 /// Softmax of `logits` (one row of the policy head) over the legal actions only, in their order.
-pub fn legal_softmax<G: Game>(game: &G, legal: &[Action], logits: &[f32]) -> Vec<f32> {
+pub fn legal_softmax<G: Encoding>(game: &G, legal: &[Action], logits: &[f32]) -> Vec<f32> {
     let mut priors: Vec<f32> = legal.iter().map(|&a| logits[policy_index(game, a)]).collect();
     softmax_in_place(&mut priors);
     priors
-}
-
-/// Numerically stable softmax; an empty slice stays empty.
-pub fn softmax_in_place(values: &mut [f32]) {
-    let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    if !max.is_finite() {
-        return;
-    }
-    let mut sum = 0.0;
-    for v in values.iter_mut() {
-        *v = (*v - max).exp();
-        sum += *v;
-    }
-    for v in values.iter_mut() {
-        *v /= sum;
-    }
 }
 
 /// Log-softmax over the actions where `mask` (bool or 0/1, same shape as `logits`) is set; masked-out actions
@@ -83,13 +57,5 @@ mod tests {
         assert!((p[0] + p[2] - 1.0).abs() < 1e-6);
         assert!((p[4] + p[5] - 1.0).abs() < 1e-6);
         assert!((p[0] / p[2] - (1.0f32).exp()).abs() < 1e-4);
-    }
-
-    #[test]
-    fn softmax_in_place_is_a_distribution() {
-        let mut v = [1000.0f32, 1001.0, 999.0];
-        softmax_in_place(&mut v);
-        assert!((v.iter().sum::<f32>() - 1.0).abs() < 1e-6);
-        assert!(v[1] > v[0] && v[0] > v[2]);
     }
 }

@@ -1,6 +1,5 @@
-//! The interface between the search and whatever judges positions: a batch of positions with their legal
-//! actions in, priors over those actions and a value out. The search knows nothing else, so a network, a
-//! uniform evaluator or a random-rollout evaluator are interchangeable.
+//! [`NetworkEvaluator`]: a network as the search's [`Evaluator`] (the interface lives in the torch-free
+//! `zero-search` crate), batching positions into one forward pass under no-grad, with an optional cache.
 
 use crate::checkpoint::{Checkpoint, CheckpointError};
 use crate::device::Precision;
@@ -10,56 +9,8 @@ use rustc_hash::FxHashMap;
 use std::marker::PhantomData;
 use std::path::Path;
 use tch::{Device, Kind, nn};
-use zero_games::{Action, Game};
-
-/// One position to evaluate, with its legal actions (the order the priors come back in).
-pub struct EvalRequest<'a, G> {
-    pub game: &'a G,
-    pub legal: &'a [Action],
-}
-
-/// The judgement of one position, from the side to move's view.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Evaluation {
-    /// Probability of each legal action, in the order of the request; sums to 1.
-    pub priors: Vec<f32>,
-    /// Expected result in [-1, 1]: win minus loss.
-    pub value: f32,
-    /// Probabilities of win, draw and loss.
-    pub wdl: [f32; 3],
-    /// Predicted plies to the end, when known.
-    pub moves_left: Option<f32>,
-}
-
-/// Judges batches of positions. Implementations own their state (a network, a cache); one evaluator is used
-/// by one thread at a time.
-pub trait Evaluator<G: Game> {
-    fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation>;
-    /// A short description for logs (`uniform`, `net:gen3`).
-    fn name(&self) -> String;
-}
-
-/// Uniform priors and an even value: the search with no knowledge at all.
-#[derive(Debug, Default, Clone)]
-pub struct UniformEvaluator;
-
-impl<G: Game> Evaluator<G> for UniformEvaluator {
-    fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
-        batch
-            .iter()
-            .map(|r| Evaluation {
-                priors: vec![1.0 / r.legal.len().max(1) as f32; r.legal.len()],
-                value: 0.0,
-                wdl: [1.0 / 3.0; 3],
-                moves_left: None,
-            })
-            .collect()
-    }
-
-    fn name(&self) -> String {
-        "uniform".to_string()
-    }
-}
+use zero_games::{Action, Encoding};
+use zero_search::{EvalRequest, Evaluation, Evaluator};
 
 /// Evaluations by position, bounded in size (it is emptied when full: cheap, and recent positions refill it).
 /// The key mixes the position hash with the legal actions, because a rule such as Bagh Chal's repetition ban
@@ -72,7 +23,7 @@ struct EvalCache {
     lookups: u64,
 }
 
-fn cache_key<G: Game>(game: &G, legal: &[Action]) -> u64 {
+fn cache_key<G: Encoding>(game: &G, legal: &[Action]) -> u64 {
     let mut key = game.hash();
     for &a in legal {
         key = (key ^ a as u64).wrapping_mul(0x100_0000_01B3).rotate_left(5);
@@ -94,7 +45,7 @@ pub struct NetworkEvaluator<G> {
     _game: PhantomData<fn(&G)>,
 }
 
-impl<G: Game> NetworkEvaluator<G> {
+impl<G: Encoding> NetworkEvaluator<G> {
     /// Wraps a built network (its variables in `vs`, on `vs.device()`), evaluating in f32.
     pub fn new(vs: nn::VarStore, net: PolicyValueNet, label: impl Into<String>) -> Self {
         NetworkEvaluator {
@@ -222,7 +173,7 @@ fn channels_last(t: &tch::Tensor) -> tch::Tensor {
     t.permute([0, 2, 3, 1]).contiguous().permute([0, 3, 1, 2])
 }
 
-impl<G: Game> Evaluator<G> for NetworkEvaluator<G> {
+impl<G: Encoding> Evaluator<G> for NetworkEvaluator<G> {
     fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
         let Some(cache) = self.cache.as_mut() else {
             let all: Vec<&EvalRequest<'_, G>> = batch.iter().collect();

@@ -62,7 +62,7 @@ pub struct NetShape {
 }
 
 impl NetShape {
-    pub fn of<G: zero_games::Game>() -> NetShape {
+    pub fn of<G: zero_games::Encoding>() -> NetShape {
         NetShape {
             planes: G::INPUT_PLANES as i64,
             height: G::BOARD_HEIGHT as i64,

@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 use tch::{Device, Kind, Tensor, nn};
-use zero_games::Game;
 use zero_games::baghchal::BaghChal;
 use zero_games::tours::Tours;
+use zero_games::{Encoding, Game};
 use zero_model::encode::{batch_tensor, encode_batch};
 use zero_model::network::NetShape;
 use zero_model::{Checkpoint, CheckpointError, CheckpointMeta, NetworkConfig, PolicyValueNet};
@@ -26,7 +26,7 @@ fn small() -> NetworkConfig {
     }
 }
 
-fn sample_input<G: Game>() -> Tensor {
+fn sample_input<G: Encoding>() -> Tensor {
     let rules = G::parse_rules(None, &[]).unwrap();
     let start = G::start(&rules);
     let mut buf = Vec::new();
@@ -35,14 +35,14 @@ fn sample_input<G: Game>() -> Tensor {
 }
 
 /// A trained-looking network: one training-mode pass moves the batch-norm statistics off their defaults.
-fn network<G: Game>(config: &NetworkConfig) -> (nn::VarStore, PolicyValueNet) {
+fn network<G: Encoding>(config: &NetworkConfig) -> (nn::VarStore, PolicyValueNet) {
     let vs = nn::VarStore::new(Device::Cpu);
     let net = PolicyValueNet::new(&vs.root(), config, NetShape::of::<G>());
     let _ = net.forward(&sample_input::<G>(), true);
     (vs, net)
 }
 
-fn save<G: Game>(vs: &nn::VarStore, config: &NetworkConfig, path: &std::path::Path) -> CheckpointMeta {
+fn save<G: Encoding>(vs: &nn::VarStore, config: &NetworkConfig, path: &std::path::Path) -> CheckpointMeta {
     let rules = G::parse_rules(None, &[]).unwrap();
     let mut meta = CheckpointMeta::new::<G>(&rules, config);
     meta.step = 1234;

@@ -4,13 +4,12 @@
 use tch::{Device, Kind, nn};
 use zero_games::bashni::Bashni;
 use zero_games::checks::CheckRng;
-use zero_games::{ActionList, Game};
+use zero_games::{ActionList, Encoding};
 use zero_model::network::NetShape;
-use zero_model::{
-    EvalRequest, Evaluator, NetworkConfig, NetworkEvaluator, PolicyValueNet, Precision, UniformEvaluator,
-};
+use zero_model::{NetworkConfig, NetworkEvaluator, PolicyValueNet, Precision};
+use zero_search::{EvalRequest, Evaluator, UniformEvaluator};
 
-fn positions<G: Game>(count: usize) -> Vec<(G, ActionList)> {
+fn positions<G: Encoding>(count: usize) -> Vec<(G, ActionList)> {
     let rules = G::parse_rules(None, &[]).unwrap();
     let mut rng = CheckRng::new(5);
     let mut out = Vec::new();
@@ -28,10 +27,10 @@ fn positions<G: Game>(count: usize) -> Vec<(G, ActionList)> {
     out
 }
 
-fn check_distributions<G: Game>(
+fn check_distributions<G: Encoding>(
     evaluator: &mut dyn Evaluator<G>,
     batch: &[(G, ActionList)],
-) -> Vec<zero_model::Evaluation> {
+) -> Vec<zero_search::Evaluation> {
     let requests: Vec<EvalRequest<'_, G>> = batch.iter().map(|(g, l)| EvalRequest { game: g, legal: l }).collect();
     let evals = evaluator.evaluate(&requests);
     assert_eq!(evals.len(), batch.len());

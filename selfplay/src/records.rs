@@ -6,14 +6,13 @@
 //! compound turn) are collected until the move is complete and matched against the legal moves of the position
 //! where it started.
 
-use crate::search::SearchResult;
 use zero_data::{GameRecord, PositionRecord, quantize};
-use zero_games::{Action, ActionList, Game, Outcome, Player};
-use zero_model::encode::{input_len, policy_index};
+use zero_games::{Action, ActionList, Encoding, Outcome, Side, input_len, policy_index};
+use zero_search::SearchResult;
 
 /// Records of one game in progress.
 #[derive(Debug, Clone)]
-pub struct GameRecorder<G: Game> {
+pub struct GameRecorder<G: Encoding> {
     game_id: String,
     start_position: String,
     positions: Vec<PositionRecord>,
@@ -34,7 +33,7 @@ pub struct UnmatchedMove {
     pub actions: Vec<Action>,
 }
 
-impl<G: Game> GameRecorder<G> {
+impl<G: Encoding> GameRecorder<G> {
     pub fn new(game_id: String, start: &G) -> Self {
         GameRecorder {
             game_id,
@@ -123,7 +122,7 @@ impl<G: Game> GameRecorder<G> {
         let total = self.actions_played;
         let mut positions = self.positions;
         for p in &mut positions {
-            p.result = outcome.value_for(Player::from_index(p.side_to_move as usize));
+            p.result = outcome.value_for(Side::from_index(p.side_to_move as usize));
             p.plies_to_end = total - p.step;
         }
         let game = GameRecord {

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
-use zero_games::Player;
+use zero_games::Side;
 
 /// Live counters the workers bump and a progress display reads.
 #[derive(Debug, Default)]
@@ -56,10 +56,10 @@ pub struct SelfPlayStats {
 }
 
 impl SelfPlayStats {
-    pub fn record_result(&mut self, winner: Option<Player>, reason: &str) {
+    pub fn record_result(&mut self, winner: Option<Side>, reason: &str) {
         let who = match winner {
-            Some(Player::First) => "first",
-            Some(Player::Second) => "second",
+            Some(Side::First) => "first",
+            Some(Side::Second) => "second",
             None => "draw",
         };
         *self.results.entry((who.to_string(), reason.to_string())).or_default() += 1;

@@ -7,20 +7,18 @@
 //! run seed and its index, and the evaluator's (a rollout's) from a per-worker seed. The sink sees the games in
 //! index order, so a run is reproducible for a given seed and worker count.
 
-use crate::config::{RootSearch, SelfPlayConfig};
-use crate::puct::PuctParams;
+use crate::config::SelfPlayConfig;
 use crate::records::{GameRecorder, UnmatchedMove};
-use crate::search::{GameSearch, LeafStep};
 use crate::sink::{GameSink, SinkError};
 use crate::stats::{Progress, SelfPlayStats};
-use crate::tree::NodeId;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::sync::mpsc;
 use zero_data::{GameRecord, PositionRecord};
-use zero_games::{Action, ActionList, EndReason, Game, Outcome, Player};
-use zero_model::{EvalRequest, Evaluator};
+use zero_games::{Action, ActionList, Encoding, EndReason, Outcome, Side};
+use zero_search::puct::PuctParams;
+use zero_search::{EvalRequest, Evaluator, GameSearch, LeafStep, NodeId};
 
 /// A self-play run failed.
 #[derive(Debug, thiserror::Error)]
@@ -64,11 +62,11 @@ pub struct FinishedGame {
 struct ResignState {
     low_streak: [u32; 2],
     /// The side that would have resigned in a game played out to check.
-    would_resign: Option<Player>,
+    would_resign: Option<Side>,
 }
 
 /// One game in flight.
-struct Slot<G: Game> {
+struct Slot<G: Encoding> {
     index: usize,
     search: GameSearch<G>,
     recorder: GameRecorder<G>,
@@ -85,7 +83,7 @@ struct Leaf<G> {
 }
 
 /// Plays games on one thread with one evaluator.
-pub struct Worker<'a, G: Game, E> {
+pub struct Worker<'a, G: Encoding, E> {
     config: &'a SelfPlayConfig,
     rules: G::Rules,
     evaluator: E,
@@ -94,13 +92,13 @@ pub struct Worker<'a, G: Game, E> {
     stats: SelfPlayStats,
 }
 
-impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
+impl<'a, G: Encoding, E: Evaluator<G>> Worker<'a, G, E> {
     pub fn new(config: &'a SelfPlayConfig, rules: G::Rules, evaluator: E, progress: Option<&'a Progress>) -> Self {
         Worker {
             config,
             rules,
             evaluator,
-            params: PuctParams::from_config(config),
+            params: PuctParams::from_config(&config.search),
             progress,
             stats: SelfPlayStats::default(),
         }
@@ -118,7 +116,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     fn new_slot(&self, index: usize) -> Slot<G> {
         let game = G::start(&self.rules);
         let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(self.config.seed, index as u64));
-        let mut search = GameSearch::new(game.clone(), self.config.root);
+        let mut search = GameSearch::new(game.clone(), self.config.search.root);
         self.begin_search(&mut search, &mut rng);
         Slot {
             index,
@@ -132,9 +130,88 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     fn begin_search(&self, search: &mut GameSearch<G>, rng: &mut ChaCha8Rng) {
         let c = self.config;
         let full = c.full_search_prob >= 1.0 || rng.random::<f32>() < c.full_search_prob;
-        let budget = if full { c.simulations } else { c.cheap_simulations };
-        let noise = full && c.root == RootSearch::Puct && c.dirichlet_fraction > 0.0;
+        let budget = if full {
+            c.search.simulations
+        } else {
+            c.cheap_simulations
+        };
+        let noise = full && c.search.root_noise();
         search.begin(budget, full, noise);
+    }
+
+    /// Walks every game in flight down to up to `leaves_per_game` new leaves, written into `leaves` (reused
+    /// between rounds); returns how many need an evaluation and how many terminal lines were backed up at once.
+    fn gather_leaves(&mut self, slots: &mut [Option<Slot<G>>], leaves: &mut Vec<Leaf<G>>) -> (usize, u64) {
+        let mut count = 0;
+        let mut terminal = 0u64;
+        let mut path = Vec::new();
+        let mut legal = ActionList::new();
+        for (s, slot) in slots.iter_mut().enumerate() {
+            let Some(slot) = slot else { continue };
+            for _ in 0..self.config.leaves_per_game {
+                if count == leaves.len() {
+                    leaves.push(Leaf {
+                        slot: s,
+                        path: Vec::new(),
+                        game: slot.search.game().clone(),
+                        legal: Vec::new(),
+                    });
+                }
+                let leaf = &mut leaves[count];
+                let step = slot.search.select_leaf(
+                    &self.config.search,
+                    &self.params,
+                    &mut slot.rng,
+                    &mut path,
+                    &mut leaf.game,
+                    &mut legal,
+                );
+                match step {
+                    LeafStep::Evaluate => {
+                        leaf.slot = s;
+                        leaf.path.clone_from(&path);
+                        leaf.legal.clear();
+                        leaf.legal.extend_from_slice(legal.as_slice());
+                        count += 1;
+                    }
+                    LeafStep::Terminal => terminal += 1,
+                    LeafStep::Collision | LeafStep::Idle => break,
+                }
+            }
+        }
+        (count, terminal)
+    }
+
+    /// Evaluates `leaves` in one evaluator call and expands each into its game's tree; returns the simulations
+    /// this completed (a root's own evaluation is none).
+    fn evaluate_leaves(&mut self, slots: &mut [Option<Slot<G>>], leaves: &[Leaf<G>]) -> u64 {
+        if leaves.is_empty() {
+            return 0;
+        }
+        let requests: Vec<EvalRequest<'_, G>> = leaves
+            .iter()
+            .map(|l| EvalRequest {
+                game: &l.game,
+                legal: &l.legal,
+            })
+            .collect();
+        let evaluations = self.evaluator.evaluate(&requests);
+        let mut simulations = 0;
+        for (leaf, eval) in leaves.iter().zip(&evaluations) {
+            let slot = slots[leaf.slot].as_mut().expect("a leaf's game is in flight");
+            if leaf.path.len() > 1 {
+                simulations += 1;
+            }
+            slot.search
+                .expand_leaf(&self.config.search, &mut slot.rng, &leaf.path, &leaf.legal, eval);
+        }
+        self.stats.evaluations += leaves.len() as u64;
+        self.stats.batches += 1;
+        if let Some(p) = self.progress {
+            Progress::add(&p.evaluations, leaves.len() as u64);
+            Progress::add(&p.batches, 1);
+        }
+        simulations
     }
 
     /// Plays the games `indices` (in that order of starting), sending each finished game to `done`. Stops
@@ -154,71 +231,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
         }
         let mut leaves: Vec<Leaf<G>> = Vec::new();
-        let mut path = Vec::new();
-        let mut legal = ActionList::new();
         while slots.iter().any(Option::is_some) && !stop() {
-            // Gather leaves from every game.
-            let mut count = 0;
-            let mut simulations = 0u64;
-            for (s, slot) in slots.iter_mut().enumerate() {
-                let Some(slot) = slot else { continue };
-                for _ in 0..self.config.leaves_per_game {
-                    if count == leaves.len() {
-                        leaves.push(Leaf {
-                            slot: s,
-                            path: Vec::new(),
-                            game: slot.search.game().clone(),
-                            legal: Vec::new(),
-                        });
-                    }
-                    let leaf = &mut leaves[count];
-                    let step = slot.search.select_leaf(
-                        self.config,
-                        &self.params,
-                        &mut slot.rng,
-                        &mut path,
-                        &mut leaf.game,
-                        &mut legal,
-                    );
-                    match step {
-                        LeafStep::Evaluate => {
-                            leaf.slot = s;
-                            leaf.path.clone_from(&path);
-                            leaf.legal.clear();
-                            leaf.legal.extend_from_slice(legal.as_slice());
-                            count += 1;
-                        }
-                        LeafStep::Terminal => simulations += 1,
-                        LeafStep::Collision | LeafStep::Idle => break,
-                    }
-                }
-            }
-            // One evaluator call for all of them.
-            if count > 0 {
-                let requests: Vec<EvalRequest<'_, G>> = leaves[..count]
-                    .iter()
-                    .map(|l| EvalRequest {
-                        game: &l.game,
-                        legal: &l.legal,
-                    })
-                    .collect();
-                let evaluations = self.evaluator.evaluate(&requests);
-                drop(requests);
-                for (leaf, eval) in leaves[..count].iter().zip(&evaluations) {
-                    let slot = slots[leaf.slot].as_mut().expect("a leaf's game is in flight");
-                    if leaf.path.len() > 1 {
-                        simulations += 1;
-                    }
-                    slot.search
-                        .expand_leaf(self.config, &mut slot.rng, &leaf.path, &leaf.legal, eval);
-                }
-                self.stats.evaluations += count as u64;
-                self.stats.batches += 1;
-                if let Some(p) = self.progress {
-                    Progress::add(&p.evaluations, count as u64);
-                    Progress::add(&p.batches, 1);
-                }
-            }
+            let (count, terminal) = self.gather_leaves(&mut slots, &mut leaves);
+            let simulations = terminal + self.evaluate_leaves(&mut slots, &leaves[..count]);
             self.stats.simulations += simulations;
             if let Some(p) = self.progress {
                 Progress::add(&p.simulations, simulations);
@@ -255,7 +270,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if let Some(outcome) = self.resignation(slot, mover, result.root_value) {
             return Ok(Some(self.close(slot, outcome)));
         }
-        slot.search.advance(result.action, config.tree_reuse);
+        slot.search.advance(result.action, config.search.tree_reuse);
         slot.recorder.played(result.action, slot.search.game())?;
         if let Some(outcome) = slot.search.game().outcome() {
             return Ok(Some(self.close(slot, outcome)));
@@ -270,7 +285,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     }
 
     /// Applies the resignation rule after a search at the start of a move; returns the resigned outcome.
-    fn resignation(&self, slot: &mut Slot<G>, mover: Player, root_value: f32) -> Option<Outcome> {
+    fn resignation(&self, slot: &mut Slot<G>, mover: Side, root_value: f32) -> Option<Outcome> {
         let config = self.config;
         if !config.resignation_enabled() || !slot.recorder.at_move_start() || slot.resign.would_resign.is_some() {
             return None;
@@ -333,7 +348,7 @@ pub fn run_selfplay<G, E, F>(
     progress: &Progress,
 ) -> Result<SelfPlayStats, SelfPlayError>
 where
-    G: Game,
+    G: Encoding,
     E: Evaluator<G>,
     F: Fn(usize) -> Result<E, String> + Sync,
 {
@@ -368,30 +383,7 @@ where
             }));
         }
         drop(sender);
-        // Hand games to the sink in index order, whatever order the workers finish them in.
-        let mut waiting: BTreeMap<usize, FinishedGame> = BTreeMap::new();
-        let mut next = 0;
-        let mut failure = None;
-        for message in receiver {
-            match message {
-                Ok(game) => {
-                    waiting.insert(game.index, game);
-                    while let Some(game) = waiting.remove(&next) {
-                        summary.merge(&game.stats);
-                        if let Err(e) = sink.finished(game.record, game.positions) {
-                            failure.get_or_insert(SelfPlayError::Sink(e));
-                        }
-                        next += 1;
-                    }
-                }
-                Err(e) => {
-                    failure.get_or_insert(e);
-                }
-            }
-            if failure.is_some() {
-                break;
-            }
-        }
+        let failure = hand_to_sink(receiver, sink, &mut summary);
         let mut totals = Vec::new();
         for h in handles {
             totals.push(h.join().map_err(|_| SelfPlayError::Panicked)?);
@@ -409,4 +401,30 @@ where
         summary.max_tree_bytes = summary.max_tree_bytes.max(t.max_tree_bytes);
     }
     Ok(summary)
+}
+
+/// Hands finished games to the sink in index order, whatever order the workers finish them in, until the
+/// workers are done or one message is a failure (returned; the workers then stop at their next game).
+fn hand_to_sink(
+    receiver: mpsc::Receiver<Result<FinishedGame, SelfPlayError>>,
+    sink: &mut dyn GameSink,
+    summary: &mut SelfPlayStats,
+) -> Option<SelfPlayError> {
+    let mut waiting: BTreeMap<usize, FinishedGame> = BTreeMap::new();
+    let mut next = 0;
+    for message in receiver {
+        let game = match message {
+            Ok(game) => game,
+            Err(e) => return Some(e),
+        };
+        waiting.insert(game.index, game);
+        while let Some(game) = waiting.remove(&next) {
+            summary.merge(&game.stats);
+            if let Err(e) = sink.finished(game.record, game.positions) {
+                return Some(SelfPlayError::Sink(e));
+            }
+            next += 1;
+        }
+    }
+    None
 }

@@ -4,19 +4,22 @@
 use zero_data::{GameRecord, PositionRecord};
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
+use zero_games::policy_index;
 use zero_games::tours::Tours;
-use zero_games::{EndReason, Game, Player};
-use zero_model::UniformEvaluator;
-use zero_model::encode::policy_index;
-use zero_selfplay::{MemorySink, Progress, RolloutEvaluator, RootSearch, SelfPlayConfig, run_selfplay};
+use zero_games::{Encoding, EndReason, Game, Side};
+use zero_search::{RolloutEvaluator, RootSearch, SearchConfig, UniformEvaluator};
+use zero_selfplay::{MemorySink, Progress, SelfPlayConfig, run_selfplay};
 
 fn small_config(root: RootSearch, workers: usize) -> SelfPlayConfig {
     SelfPlayConfig {
-        root,
-        simulations: 12,
+        search: SearchConfig {
+            root,
+            simulations: 12,
+            gumbel_actions: 4,
+            ..SearchConfig::default()
+        },
         cheap_simulations: 4,
         full_search_prob: 0.5,
-        gumbel_actions: 4,
         games_in_flight: 3,
         leaves_per_game: 2,
         workers,
@@ -28,7 +31,7 @@ fn small_config(root: RootSearch, workers: usize) -> SelfPlayConfig {
     }
 }
 
-fn check_game<G: Game>(rules: &G::Rules, game: &GameRecord, positions: &[PositionRecord]) {
+fn check_game<G: Encoding>(rules: &G::Rules, game: &GameRecord, positions: &[PositionRecord]) {
     let mut state = if game.start_position == "start" {
         G::start(rules)
     } else {
@@ -57,7 +60,7 @@ fn check_game<G: Game>(rules: &G::Rules, game: &GameRecord, positions: &[Positio
             assert!(p.policy_actions.iter().all(|a| legal_idx.contains(a)));
             let sum: f32 = p.policy_probs.iter().sum();
             assert!((sum - 1.0).abs() < 1e-4, "policy sums to {sum}");
-            let me = Player::from_index(p.side_to_move as usize);
+            let me = Side::from_index(p.side_to_move as usize);
             assert_eq!(me, state.to_move());
             let expected_result = match game.winner {
                 None => 0.0,
@@ -82,7 +85,7 @@ fn check_game<G: Game>(rules: &G::Rules, game: &GameRecord, positions: &[Positio
     }
 }
 
-fn play<G: Game>(options: &[&str], root: RootSearch, workers: usize, games: usize) -> MemorySink {
+fn play<G: Encoding>(options: &[&str], root: RootSearch, workers: usize, games: usize) -> MemorySink {
     let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
     let rules = G::parse_rules(None, &options).unwrap();
     let config = small_config(root, workers);

@@ -7,42 +7,34 @@ use std::time::Instant;
 use zero_arena::baselines::{AlphaBeta, SearchLimit};
 use zero_arena::player::player_rng;
 use zero_arena::{Entrant, OpeningBook, play_game};
-use zero_games::Game;
-use zero_games::registry::{GAME_NAMES, GameVisitor, dispatch};
+use zero_games::{GameKind, Registered, with_game};
 
 #[derive(Args, Debug)]
 pub struct ArenaBenchArgs {
     /// One game only (default: every game).
     #[arg(long)]
-    pub game: Option<String>,
+    pub game: Option<GameKind>,
     /// Seconds per measurement (at least one game is played).
     #[arg(long, default_value_t = 2.0)]
     pub seconds: f64,
 }
 
 pub fn run(args: ArenaBenchArgs) -> Result<()> {
-    let games: Vec<String> = match &args.game {
-        Some(g) => vec![g.clone()],
-        None => GAME_NAMES.iter().map(|s| s.to_string()).collect(),
+    let games: Vec<GameKind> = match args.game {
+        Some(g) => vec![g],
+        None => GameKind::ALL.to_vec(),
     };
     println!(
         "{:<9} {:<32} {:>8} {:>10} {:>11}",
         "game", "match", "games", "games/s", "plies/game"
     );
-    for name in games {
-        struct Bench(f64);
-        impl GameVisitor for Bench {
-            type Output = Result<()>;
-            fn visit<G: Game>(self) -> Result<()> {
-                bench::<G>(self.0)
-            }
-        }
-        dispatch(&name, Bench(args.seconds))??;
+    for kind in games {
+        with_game!(kind, G => bench::<G>(args.seconds))?;
     }
     Ok(())
 }
 
-fn bench<G: Game>(seconds: f64) -> Result<()> {
+fn bench<G: Registered>(seconds: f64) -> Result<()> {
     let rules = G::parse_rules(None, &[])?;
     let book = OpeningBook::generate::<G>(&rules, 32, 1, 2, 6);
     for (a, b) in [

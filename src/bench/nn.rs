@@ -4,18 +4,18 @@
 //! encoding a position, and the process's peak memory after the largest batch; each in every number format asked
 //! for (f32 and bf16 by default), with how far bf16's priors and values are from f32's.
 
-use crate::config::RunConfig;
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tch::{Device, Kind, Tensor, nn};
 use zero_games::checks::CheckRng;
-use zero_games::registry::{GameVisitor, dispatch};
-use zero_games::{ActionList, Game};
+use zero_games::{ActionList, Encoding, with_game};
 use zero_model::encode::{batch_tensor, encode_batch};
 use zero_model::network::NetShape;
-use zero_model::{DeviceChoice, EvalRequest, Evaluation, Evaluator, NetworkEvaluator, PolicyValueNet, Precision};
+use zero_model::{DeviceChoice, NetworkEvaluator, PolicyValueNet, Precision};
+use zero_run::RunConfig;
+use zero_search::{EvalRequest, Evaluation, Evaluator};
 
 #[derive(Args, Debug)]
 pub struct NnBenchArgs {
@@ -39,14 +39,8 @@ pub struct NnBenchArgs {
     pub precisions: Vec<Precision>,
 }
 
-struct Bench {
-    args: NnBenchArgs,
-    config: RunConfig,
-    device: Device,
-}
-
 /// Positions from random games, a few from each ply, so that the batch looks like a search's.
-pub(crate) fn sample_positions<G: Game>(rules: &G::Rules, count: usize) -> Vec<(G, ActionList)> {
+pub(crate) fn sample_positions<G: Encoding>(rules: &G::Rules, count: usize) -> Vec<(G, ActionList)> {
     let mut rng = CheckRng::new(12345);
     let mut out = Vec::with_capacity(count);
     let mut legal = ActionList::new();
@@ -66,7 +60,7 @@ pub(crate) fn sample_positions<G: Game>(rules: &G::Rules, count: usize) -> Vec<(
 }
 
 /// The evaluator's requests for sampled positions.
-pub(crate) fn requests_of<G: Game>(positions: &[(G, ActionList)]) -> Vec<EvalRequest<'_, G>> {
+pub(crate) fn requests_of<G: Encoding>(positions: &[(G, ActionList)]) -> Vec<EvalRequest<'_, G>> {
     positions
         .iter()
         .map(|(g, legal)| EvalRequest {
@@ -115,102 +109,100 @@ fn matmul_gflops(device: Device, seconds: f64) -> f64 {
     2.0 * (n as f64).powi(3) / secs / 1e9
 }
 
-impl GameVisitor for Bench {
-    type Output = Result<()>;
-    fn visit<G: Game>(self) -> Result<()> {
-        let Bench { args, config, device } = self;
-        tch::set_num_threads(args.threads);
-        let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
-        let shape = NetShape::of::<G>();
-        let flops = config.network.flops_per_eval(shape);
-        let vs = nn::VarStore::new(device);
-        let net = PolicyValueNet::new(&vs.root(), &config.network, shape);
-        let mut evaluator = NetworkEvaluator::<G>::new(vs, net, "bench");
-        let max_batch = args.batches.iter().copied().max().unwrap_or(1);
-        let positions = sample_positions::<G>(&rules, max_batch);
+fn bench<G: Encoding>(args: &NnBenchArgs, config: &RunConfig, device: Device) -> Result<()> {
+    tch::set_num_threads(args.threads);
+    let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+    let shape = NetShape::of::<G>();
+    let flops = config.network.flops_per_eval(shape);
+    let vs = nn::VarStore::new(device);
+    let net = PolicyValueNet::new(&vs.root(), &config.network, shape);
+    let mut evaluator = NetworkEvaluator::<G>::new(vs, net, "bench");
+    let max_batch = args.batches.iter().copied().max().unwrap_or(1);
+    let positions = sample_positions::<G>(&rules, max_batch);
 
-        let mut buffer = Vec::new();
-        let encode_secs = timed(args.seconds.min(1.0), || {
-            encode_batch(positions.iter().map(|(g, _)| g), &mut buffer)
-        });
-        let _ = batch_tensor::<G>(&buffer);
-        let ceiling = matmul_gflops(device, args.seconds.min(2.0));
-        println!(
-            "{} network {:?}: {:.2} MFLOP per evaluation; device {}, {} thread(s)",
-            G::NAME,
-            config.network,
-            flops as f64 / 1e6,
-            zero_model::device::device_name(device),
-            args.threads
-        );
-        println!(
-            "encoding: {:.2} us per position; matmul ceiling: {:.1} GFLOP/s",
-            encode_secs / positions.len() as f64 * 1e6,
-            ceiling
-        );
-        println!(
-            "{:>9} {:>6} {:>12} {:>10} {:>10} {:>12}",
-            "precision", "batch", "evals/s", "ms/batch", "GFLOP/s", "of ceiling"
-        );
-        let requests = requests_of(&positions);
-        let mut reference: Option<(Precision, Vec<Evaluation>)> = None;
-        let mut differences = Vec::new();
-        for &precision in &args.precisions {
-            evaluator = evaluator.with_precision(precision);
-            let label = match precision {
-                Precision::Auto if evaluator.kind() == Kind::BFloat16 => "auto=bf16".to_string(),
-                Precision::Auto => "auto=f32".to_string(),
-                other => other.to_string(),
-            };
-            for &batch in &args.batches {
-                let batch = batch.min(requests.len());
-                let secs = timed(args.seconds, || {
-                    std::hint::black_box(evaluator.evaluate(&requests[..batch]));
-                });
-                let gflops = batch as f64 * flops as f64 / secs / 1e9;
-                println!(
-                    "{:>9} {:>6} {:>12.0} {:>10.2} {:>10.1} {:>11.0}%",
-                    label,
-                    batch,
-                    batch as f64 / secs,
-                    secs * 1e3,
-                    gflops,
-                    100.0 * gflops / ceiling
-                );
-            }
-            // How far this format's judgements are from the first format's, over every sampled position.
-            let evaluations = evaluator.evaluate(&requests);
-            match &reference {
-                None => reference = Some((precision, evaluations)),
-                Some((first, expected)) => {
-                    let (mut prior, mut value) = (0f32, 0f32);
-                    for (a, b) in expected.iter().zip(&evaluations) {
-                        value = value.max((a.value - b.value).abs());
-                        for (p, q) in a.priors.iter().zip(&b.priors) {
-                            prior = prior.max((p - q).abs());
-                        }
-                    }
-                    differences.push(format!(
-                        "{precision} vs {first} over {} positions: largest prior difference {prior:.4}, largest value \
-                         difference {value:.4}",
-                        requests.len()
-                    ));
-                }
-            }
+    let mut buffer = Vec::new();
+    let encode_secs = timed(args.seconds.min(1.0), || {
+        encode_batch(positions.iter().map(|(g, _)| g), &mut buffer)
+    });
+    let _ = batch_tensor::<G>(&buffer);
+    let ceiling = matmul_gflops(device, args.seconds.min(2.0));
+    println!(
+        "{} network {:?}: {:.2} MFLOP per evaluation; device {}, {} thread(s)",
+        G::NAME,
+        config.network,
+        flops as f64 / 1e6,
+        zero_model::device::device_name(device),
+        args.threads
+    );
+    println!(
+        "encoding: {:.2} us per position; matmul ceiling: {:.1} GFLOP/s",
+        encode_secs / positions.len() as f64 * 1e6,
+        ceiling
+    );
+    println!(
+        "{:>9} {:>6} {:>12} {:>10} {:>10} {:>12}",
+        "precision", "batch", "evals/s", "ms/batch", "GFLOP/s", "of ceiling"
+    );
+    let requests = requests_of(&positions);
+    let mut reference: Option<(Precision, Vec<Evaluation>)> = None;
+    let mut differences = Vec::new();
+    for &precision in &args.precisions {
+        evaluator = evaluator.with_precision(precision);
+        let label = match precision {
+            Precision::Auto if evaluator.kind() == Kind::BFloat16 => "auto=bf16".to_string(),
+            Precision::Auto => "auto=f32".to_string(),
+            other => other.to_string(),
+        };
+        for &batch in &args.batches {
+            let batch = batch.min(requests.len());
+            let secs = timed(args.seconds, || {
+                std::hint::black_box(evaluator.evaluate(&requests[..batch]));
+            });
+            let gflops = batch as f64 * flops as f64 / secs / 1e9;
+            println!(
+                "{:>9} {:>6} {:>12.0} {:>10.2} {:>10.1} {:>11.0}%",
+                label,
+                batch,
+                batch as f64 / secs,
+                secs * 1e3,
+                gflops,
+                100.0 * gflops / ceiling
+            );
         }
-        for line in differences {
-            println!("{line}");
+        // How far this format's judgements are from the first format's, over every sampled position.
+        let evaluations = evaluator.evaluate(&requests);
+        match &reference {
+            None => reference = Some((precision, evaluations)),
+            Some((first, expected)) => differences.push(difference(precision, *first, expected, &evaluations)),
         }
-        if let Some(mib) = peak_rss_mib() {
-            println!("peak resident memory of this process: {mib:.0} MiB");
-        }
-        Ok(())
     }
+    for line in differences {
+        println!("{line}");
+    }
+    if let Some(mib) = peak_rss_mib() {
+        println!("peak resident memory of this process: {mib:.0} MiB");
+    }
+    Ok(())
+}
+
+/// The largest prior and value differences between two formats' evaluations of the same positions, in words.
+fn difference(precision: Precision, first: Precision, expected: &[Evaluation], got: &[Evaluation]) -> String {
+    let (mut prior, mut value) = (0f32, 0f32);
+    for (a, b) in expected.iter().zip(got) {
+        value = value.max((a.value - b.value).abs());
+        for (p, q) in a.priors.iter().zip(&b.priors) {
+            prior = prior.max((p - q).abs());
+        }
+    }
+    format!(
+        "{precision} vs {first} over {} positions: largest prior difference {prior:.4}, largest value difference \
+         {value:.4}",
+        expected.len()
+    )
 }
 
 pub fn run(args: NnBenchArgs) -> Result<()> {
     let config = RunConfig::load(&args.config)?;
     let device = args.device.parse::<DeviceChoice>()?.resolve()?;
-    let game = config.game.clone();
-    dispatch(&game, Bench { args, config, device })?
+    with_game!(config.game, G => bench::<G>(&args, &config, device))
 }

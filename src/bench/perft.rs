@@ -6,14 +6,13 @@ use clap::Args;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
-use zero_games::registry::{GAME_NAMES, GameVisitor, dispatch};
-use zero_games::{Game, perft};
+use zero_games::{BenchPositions, GameKind, perft, with_game};
 
 #[derive(Args, Debug)]
 pub struct PerftBenchArgs {
     /// Only this game (default: every game).
     #[arg(long)]
-    pub game: Option<String>,
+    pub game: Option<GameKind>,
     /// Timed repetitions of each perft; the fastest is reported.
     #[arg(long, default_value_t = 3)]
     pub repeat: u32,
@@ -31,48 +30,42 @@ struct Row {
     seconds: f64,
 }
 
-struct Measure {
-    repeat: u32,
-}
-
-impl GameVisitor for Measure {
-    type Output = Result<Vec<Row>>;
-    fn visit<G: Game>(self) -> Result<Vec<Row>> {
-        let rules = G::without_draw_rules(&G::parse_rules(None, &[])?);
-        let mut rows = Vec::new();
-        for &(position, depth) in G::BENCH_POSITIONS {
-            let game = G::from_position(&rules, position).with_context(|| format!("bench position of {}", G::NAME))?;
-            let mut best = f64::INFINITY;
-            let mut leaves = 0;
-            for _ in 0..self.repeat.max(1) {
-                let t = Instant::now();
-                leaves = perft(&game, depth);
-                best = best.min(t.elapsed().as_secs_f64());
-            }
-            rows.push(Row {
-                game: G::NAME,
-                position,
-                depth,
-                leaves,
-                seconds: best,
-            });
+/// Times perft from each of `G`'s benchmark positions, the fastest of `repeat` runs.
+fn measure<G: BenchPositions>(repeat: u32) -> Result<Vec<Row>> {
+    let rules = G::without_draw_rules(&G::parse_rules(None, &[])?);
+    let mut rows = Vec::new();
+    for &(position, depth) in G::BENCH_POSITIONS {
+        let game = G::from_position(&rules, position).with_context(|| format!("bench position of {}", G::NAME))?;
+        let mut best = f64::INFINITY;
+        let mut leaves = 0;
+        for _ in 0..repeat.max(1) {
+            let t = Instant::now();
+            leaves = perft(&game, depth);
+            best = best.min(t.elapsed().as_secs_f64());
         }
-        Ok(rows)
+        rows.push(Row {
+            game: G::NAME,
+            position,
+            depth,
+            leaves,
+            seconds: best,
+        });
     }
+    Ok(rows)
 }
 
 pub fn run(args: PerftBenchArgs) -> Result<()> {
-    let games: Vec<&str> = match &args.game {
-        Some(g) => vec![g.as_str()],
-        None => GAME_NAMES.to_vec(),
+    let games: Vec<GameKind> = match args.game {
+        Some(g) => vec![g],
+        None => GameKind::ALL.to_vec(),
     };
     println!(
         "{:<9} {:>5} {:>14} {:>9} {:>12}  position",
         "game", "depth", "leaves", "seconds", "leaves/s"
     );
     let mut rows = Vec::new();
-    for name in games {
-        for row in dispatch(name, Measure { repeat: args.repeat })?? {
+    for kind in games {
+        for row in with_game!(kind, G => measure::<G>(args.repeat))? {
             println!(
                 "{:<9} {:>5} {:>14} {:>9.3} {:>12}  {}",
                 row.game,

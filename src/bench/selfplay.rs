@@ -5,19 +5,19 @@
 //! Finally it measures the tree arena of one search of 1000 simulations (memory per game in flight).
 
 use super::nn::{requests_of, sample_positions, timed};
-use crate::config::RunConfig;
-use crate::selfplay_cmd::{AnyEvaluator, make_evaluator};
 use anyhow::Result;
 use clap::Args;
 use rand::SeedableRng;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tch::nn;
-use zero_games::Game;
-use zero_games::registry::{GameVisitor, dispatch};
+use zero_games::{Encoding, with_game};
 use zero_model::network::NetShape;
-use zero_model::{Evaluator, NetworkEvaluator, PolicyValueNet, Precision};
-use zero_selfplay::{GameSearch, Progress, SelfPlayConfig, Worker, search_blocking};
+use zero_model::{NetworkEvaluator, PolicyValueNet, Precision};
+use zero_run::RunConfig;
+use zero_run::play::{AnyEvaluator, make_evaluator};
+use zero_search::{Evaluator, GameSearch, Node, SearchConfig, search_blocking};
+use zero_selfplay::{Progress, SelfPlayConfig, Worker};
 
 #[derive(Args, Debug)]
 pub struct SelfPlayBenchArgs {
@@ -38,12 +38,7 @@ pub struct SelfPlayBenchArgs {
     pub precision: Option<Precision>,
 }
 
-struct Bench {
-    args: SelfPlayBenchArgs,
-    config: RunConfig,
-}
-
-fn evaluator_for<G: Game>(args: &SelfPlayBenchArgs, config: &RunConfig, w: usize) -> AnyEvaluator<G> {
+fn evaluator_for<G: Encoding>(args: &SelfPlayBenchArgs, config: &RunConfig, w: usize) -> AnyEvaluator<G> {
     match &args.model {
         Some(model) => make_evaluator::<G>(model, &config.selfplay, w).unwrap_or_else(|e| panic!("{e}")),
         None => {
@@ -54,121 +49,131 @@ fn evaluator_for<G: Game>(args: &SelfPlayBenchArgs, config: &RunConfig, w: usize
     }
 }
 
-impl GameVisitor for Bench {
-    type Output = Result<()>;
-    fn visit<G: Game>(self) -> Result<()> {
-        let Bench { args, mut config } = self;
-        if let Some(precision) = args.precision {
-            config.selfplay.precision = precision;
-        }
-        let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
-        let mut sp: SelfPlayConfig = config.selfplay.clone();
-        if let Some(w) = args.workers {
-            sp.workers = w.max(1);
-        }
-        let progress = Progress::default();
-        let start = Instant::now();
-        let deadline = Duration::from_secs_f64(args.seconds);
-        let stop = || start.elapsed() >= deadline;
-        let mut first_evaluator = None;
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..sp.workers)
-                .map(|w| {
-                    let (sp, rules, args, config, progress, stop) =
-                        (&sp, rules.clone(), &args, &config, &progress, &stop);
-                    scope.spawn(move || {
-                        tch::set_num_threads(1);
-                        let mut worker =
-                            Worker::<G, _>::new(sp, rules, evaluator_for::<G>(args, config, w), Some(progress));
-                        let games = (w..).step_by(sp.workers);
-                        worker.play(games, |_| true, stop).expect("self-play runs");
-                        worker
-                    })
+/// Runs the self-play workers for the bench's seconds; returns worker 0's evaluator (its network warmed up).
+fn run_workers<G: Encoding>(
+    args: &SelfPlayBenchArgs,
+    config: &RunConfig,
+    sp: &SelfPlayConfig,
+    rules: &G::Rules,
+    progress: &Progress,
+) -> AnyEvaluator<G> {
+    let start = Instant::now();
+    let deadline = Duration::from_secs_f64(args.seconds);
+    let stop = || start.elapsed() >= deadline;
+    let mut first_evaluator = None;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..sp.workers)
+            .map(|w| {
+                let (rules, stop) = (rules.clone(), &stop);
+                scope.spawn(move || {
+                    tch::set_num_threads(1);
+                    let evaluator = evaluator_for::<G>(args, config, w);
+                    let mut worker = Worker::<G, _>::new(sp, rules, evaluator, Some(progress));
+                    let games = (w..).step_by(sp.workers);
+                    worker.play(games, |_| true, stop).expect("self-play runs");
+                    worker
                 })
-                .collect();
-            for (w, h) in handles.into_iter().enumerate() {
-                let mut worker = h.join().expect("worker thread");
-                if w == 0 {
-                    first_evaluator = Some(std::mem::replace(
-                        worker.evaluator(),
-                        evaluator_for::<G>(&args, &config, 0),
-                    ));
-                }
+            })
+            .collect();
+        for (w, h) in handles.into_iter().enumerate() {
+            let mut worker = h.join().expect("worker thread");
+            if w == 0 {
+                let fresh = evaluator_for::<G>(args, config, 0);
+                first_evaluator = Some(std::mem::replace(worker.evaluator(), fresh));
             }
-        });
-        let secs = start.elapsed().as_secs_f64();
-        let sims = Progress::get(&progress.simulations) as f64 / secs;
-        let evals = Progress::get(&progress.evaluations) as f64 / secs;
-        let batch = progress.mean_batch();
-        println!(
-            "{} {:?} root, {} simulations (cheap {}, full share {}), {} games in flight x {} leaves, {} worker(s), \
-             precision {}, {:.1} s",
-            G::NAME,
-            sp.root,
-            sp.simulations,
-            sp.cheap_simulations,
-            sp.full_search_prob,
-            sp.games_in_flight,
-            sp.leaves_per_game,
-            sp.workers,
-            sp.precision,
-            secs
-        );
-        println!(
-            "self-play: {sims:.0} simulations/s, {evals:.0} evaluations/s, mean batch {batch:.1}, {} games finished, {:.0} positions/s",
-            Progress::get(&progress.games),
-            Progress::get(&progress.positions) as f64 / secs
-        );
-        // The bare evaluator on batches of the same size, in this process, one thread.
-        tch::set_num_threads(1);
-        let mut evaluator = first_evaluator.expect("worker 0 ran");
-        let size = batch.round().max(1.0) as usize;
-        let positions = sample_positions::<G>(&rules, size);
-        let requests = requests_of(&positions);
-        let per_batch = timed(2.0, || {
-            std::hint::black_box(evaluator.evaluate(&requests));
-        });
-        let bare = size as f64 / per_batch;
-        let per_worker = evals / sp.workers as f64;
-        println!(
-            "bare evaluator at batch {size}: {bare:.0} evaluations/s; efficiency (self-play evals/s per worker / bare) = {:.2}",
-            per_worker / bare
-        );
-        // Tree memory of one 1000-simulation search, at the start and after 20 random actions.
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-        let mut cfg = sp.clone();
-        cfg.simulations = 1000;
-        for (label, skip) in [("start", 0usize), ("after 20 random actions", 20)] {
-            let mut game = G::start(&rules);
-            let mut check = zero_games::checks::CheckRng::new(3);
-            let mut legal = zero_games::ActionList::new();
-            for _ in 0..skip {
-                game.legal_actions(&mut legal);
-                if legal.is_empty() {
-                    break;
-                }
-                game.apply_action(legal[check.below(legal.len())]);
-            }
-            if game.outcome().is_some() {
-                continue;
-            }
-            let mut search = GameSearch::new(game, cfg.root);
-            search_blocking(&mut search, &mut evaluator, &cfg, 1000, true, &mut rng);
-            let tree = search.tree();
-            println!(
-                "tree at 1000 simulations ({label}): {} nodes x {} B = {:.2} MiB arena ({:.2} MiB allocated)",
-                tree.len(),
-                std::mem::size_of::<zero_selfplay::Node>(),
-                (tree.len() * std::mem::size_of::<zero_selfplay::Node>()) as f64 / (1 << 20) as f64,
-                tree.arena_bytes() as f64 / (1 << 20) as f64
-            );
         }
-        Ok(())
+    });
+    first_evaluator.expect("worker 0 ran")
+}
+
+fn bench<G: Encoding>(args: &SelfPlayBenchArgs, mut config: RunConfig) -> Result<()> {
+    if let Some(precision) = args.precision {
+        config.selfplay.precision = precision;
+    }
+    let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+    let mut sp: SelfPlayConfig = config.selfplay.clone();
+    if let Some(w) = args.workers {
+        sp.workers = w.max(1);
+    }
+    let progress = Progress::default();
+    let start = Instant::now();
+    let mut evaluator = run_workers::<G>(args, &config, &sp, &rules, &progress);
+    let secs = start.elapsed().as_secs_f64();
+    let sims = Progress::get(&progress.simulations) as f64 / secs;
+    let evals = Progress::get(&progress.evaluations) as f64 / secs;
+    let batch = progress.mean_batch();
+    println!(
+        "{} {:?} root, {} simulations (cheap {}, full share {}), {} games in flight x {} leaves, {} worker(s), \
+         precision {}, {:.1} s",
+        G::NAME,
+        sp.search.root,
+        sp.search.simulations,
+        sp.cheap_simulations,
+        sp.full_search_prob,
+        sp.games_in_flight,
+        sp.leaves_per_game,
+        sp.workers,
+        sp.precision,
+        secs
+    );
+    println!(
+        "self-play: {sims:.0} simulations/s, {evals:.0} evaluations/s, mean batch {batch:.1}, {} games finished, {:.0} positions/s",
+        Progress::get(&progress.games),
+        Progress::get(&progress.positions) as f64 / secs
+    );
+    // The bare evaluator on batches of the same size, in this process, one thread.
+    tch::set_num_threads(1);
+    let size = batch.round().max(1.0) as usize;
+    let positions = sample_positions::<G>(&rules, size);
+    let requests = requests_of(&positions);
+    let per_batch = timed(2.0, || {
+        std::hint::black_box(evaluator.evaluate(&requests));
+    });
+    let bare = size as f64 / per_batch;
+    let per_worker = evals / sp.workers as f64;
+    println!(
+        "bare evaluator at batch {size}: {bare:.0} evaluations/s; efficiency (self-play evals/s per worker / bare) = {:.2}",
+        per_worker / bare
+    );
+    tree_memory::<G>(&rules, &sp.search, &mut evaluator);
+    Ok(())
+}
+
+/// Tree memory of one 1000-simulation search, at the start and after 20 random actions.
+fn tree_memory<G: Encoding>(rules: &G::Rules, search_config: &SearchConfig, evaluator: &mut AnyEvaluator<G>) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let cfg = SearchConfig {
+        simulations: 1000,
+        ..search_config.clone()
+    };
+    for (label, skip) in [("start", 0usize), ("after 20 random actions", 20)] {
+        let mut game = G::start(rules);
+        let mut check = zero_games::checks::CheckRng::new(3);
+        let mut legal = zero_games::ActionList::new();
+        for _ in 0..skip {
+            game.legal_actions(&mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            game.apply_action(legal[check.below(legal.len())]);
+        }
+        if game.outcome().is_some() {
+            continue;
+        }
+        let mut search = GameSearch::new(game, cfg.root);
+        search_blocking(&mut search, evaluator, &cfg, 1000, true, &mut rng);
+        let tree = search.tree();
+        println!(
+            "tree at 1000 simulations ({label}): {} nodes x {} B = {:.2} MiB arena ({:.2} MiB allocated)",
+            tree.len(),
+            std::mem::size_of::<Node>(),
+            (tree.len() * std::mem::size_of::<Node>()) as f64 / (1 << 20) as f64,
+            tree.arena_bytes() as f64 / (1 << 20) as f64
+        );
     }
 }
 
 pub fn run(args: SelfPlayBenchArgs) -> Result<()> {
     let config = RunConfig::load(&args.config)?;
-    let game = config.game.clone();
-    dispatch(&game, Bench { args, config })?
+    with_game!(config.game, G => bench::<G>(&args, config.clone()))
 }

@@ -3,21 +3,21 @@
 //! steps (forward, backward, clipping, optimizer) on one batch held in memory, measured in the same run: their
 //! ratio says whether the data path keeps up. Also the data path's memory estimate and the process's peak memory.
 
-use crate::config::RunConfig;
-use crate::train_cmd::{check_memory, open_window};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
+use zero_data::ReplayIndex;
 use zero_data::{GameRecord, PositionRecord, ShardHeader, ShardWriter};
-use zero_games::Game;
 use zero_games::checks::CheckRng;
-use zero_games::registry::{GameVisitor, dispatch};
+use zero_games::{Encoding, with_game};
 use zero_model::DeviceChoice;
 use zero_model::network::NetShape;
+use zero_run::RunConfig;
+use zero_run::training::{check_memory, open_window};
 use zero_train::augment::Augmenter;
-use zero_train::batch::HostBatch;
-use zero_train::{Trainer, shard_spec};
+use zero_train::batch::{BatchTensors, HostBatch};
+use zero_train::{TrainConfig, Trainer, shard_spec};
 
 #[derive(Args, Debug)]
 pub struct TrainBenchArgs {
@@ -43,7 +43,7 @@ pub struct TrainBenchArgs {
 
 /// Synthetic rows shaped like real ones: sparse planes (a few pieces, one constant plane), about a dozen legal
 /// actions, a policy on three rows of four, games of 80 positions.
-fn write_synthetic<G: Game>(dir: &std::path::Path, header: &ShardHeader, positions: usize) -> Result<()> {
+fn write_synthetic<G: Encoding>(dir: &std::path::Path, header: &ShardHeader, positions: usize) -> Result<()> {
     let mut rng = CheckRng::new(7);
     let input_len = header.input_len();
     let cells = G::BOARD_HEIGHT * G::BOARD_WIDTH;
@@ -101,122 +101,120 @@ fn write_synthetic<G: Game>(dir: &std::path::Path, header: &ShardHeader, positio
     Ok(())
 }
 
-struct Bench {
-    args: TrainBenchArgs,
-    config: RunConfig,
+/// The shards to read: `--data`, or synthetic ones written into `temporary`.
+fn training_data<G: Encoding>(args: &TrainBenchArgs, rules: &G::Rules, temporary: &std::path::Path) -> Result<PathBuf> {
+    if let Some(d) = &args.data {
+        return Ok(d.clone());
+    }
+    let header = shard_spec::<G>(rules).header("bench", 0, "bench");
+    let start = Instant::now();
+    write_synthetic::<G>(temporary, &header, args.positions)?;
+    println!(
+        "wrote {} synthetic positions in {:.1} s",
+        args.positions,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(temporary.to_path_buf())
 }
 
-impl GameVisitor for Bench {
-    type Output = Result<()>;
-    fn visit<G: Game>(self) -> Result<()> {
-        let Bench { args, config } = self;
-        let mut train = config.train.clone();
-        if let Some(t) = args.threads {
-            train.threads = t;
-        }
-        if let Some(d) = &args.device {
-            train.device = d.clone();
-        }
-        let device = train.device.parse::<DeviceChoice>()?.resolve()?;
-        tch::set_num_threads(train.threads);
-        let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
-        let memory = check_memory::<G>(&train)?;
-        let temporary = tempfile::tempdir()?;
-        let data = match &args.data {
-            Some(d) => d.clone(),
-            None => {
-                let header = shard_spec::<G>(&rules).header("bench", 0, "bench");
-                let start = Instant::now();
-                write_synthetic::<G>(temporary.path(), &header, args.positions)?;
-                println!(
-                    "wrote {} synthetic positions in {:.1} s",
-                    args.positions,
-                    start.elapsed().as_secs_f64()
-                );
-                temporary.path().to_path_buf()
-            }
+/// One batch of the window, on the device, for the bare loop.
+fn one_batch<G: Encoding>(index: &ReplayIndex, train: &TrainConfig, device: tch::Device) -> Result<BatchTensors> {
+    let samples = {
+        let replay = zero_data::ReplayConfig {
+            shuffle_buffer: train.batch_size,
+            ..train.replay()
         };
-        let index = open_window::<G>(&data, &rules, &train)?;
-        let batch_size = train.batch_size;
-        println!(
-            "{}: network {:?}; batch {batch_size}, {} thread(s), {}; window {} positions; shuffle buffer {} rows; \
-             augmentation {}",
-            G::NAME,
-            config.network,
-            train.threads,
-            zero_model::device::device_name(device),
-            index.window_positions(),
-            train.shuffle_buffer,
-            Augmenter::new::<G>(train.augment).symmetries()
-        );
+        zero_data::SampleStream::new(index, &replay)
+            .draw(train.batch_size)?
+            .samples
+    };
+    let shape = NetShape::of::<G>();
+    let augmenter = Augmenter::new::<G>(false);
+    Ok(
+        HostBatch::build(&samples, &vec![0; samples.len()], &augmenter, G::ACTION_SPACE)
+            .to_tensors([shape.planes, shape.height, shape.width], device),
+    )
+}
 
-        // Bare loop: the same trainer's steps on one batch held on the device.
-        let mut bare = Trainer::<G>::new(train.clone(), &config.network, rules.clone(), device)?;
-        let samples = {
-            let replay = zero_data::ReplayConfig {
-                shuffle_buffer: batch_size,
-                ..train.replay()
-            };
-            zero_data::SampleStream::new(&index, &replay).draw(batch_size)?.samples
-        };
-        let shape = NetShape::of::<G>();
-        let batch = HostBatch::build(
-            &samples,
-            &vec![0; samples.len()],
-            &Augmenter::new::<G>(false),
-            G::ACTION_SPACE,
-        )
-        .to_tensors([shape.planes, shape.height, shape.width], device);
-        let mut bare_rate = |steps: u64| {
-            let start = Instant::now();
-            for _ in 0..steps {
-                bare.train_batch(&batch);
-            }
-            (steps as usize * batch_size) as f64 / start.elapsed().as_secs_f64()
-        };
-        bare_rate(5);
-
-        // Real steps: loader thread, shards on disk, augmentation; the first steps (buffer fill) are not timed.
-        let mut real = Trainer::<G>::new(train.clone(), &config.network, rules, device)?;
-        let mut real_rate = |steps: u64| -> Result<f64> {
-            const UNTIMED: u64 = 5;
-            let mut start = Instant::now();
-            let mut seen = 0;
-            real.train_steps(&index, steps + UNTIMED, |_| {
-                seen += 1;
-                if seen == UNTIMED {
-                    start = Instant::now();
-                }
-            })?;
-            let secs = start.elapsed().as_secs_f64();
-            let timed = (seen - UNTIMED) as usize;
-            Ok((timed * batch_size) as f64 / secs)
-        };
-        // Alternate the two, so that a neighbour's load on the shared machine hits both alike.
-        let (mut bare_total, mut real_total) = (0.0, 0.0);
-        for round in 0..2 {
-            let b = bare_rate(args.steps);
-            let r = real_rate(args.steps)?;
-            println!("round {round}: bare loop {b:.0} samples/s, from shards {r:.0} samples/s");
-            bare_total += b;
-            real_total += r;
-        }
-        println!(
-            "from shards: {:.0} samples/s; bare loop: {:.0} samples/s; ratio {:.3}",
-            real_total / 2.0,
-            bare_total / 2.0,
-            real_total / bare_total
-        );
-        println!("data path memory estimate: {memory} MiB");
-        if let Some(mib) = crate::bench::nn::peak_rss_mib() {
-            println!("peak resident memory of this process: {mib:.0} MiB");
-        }
-        Ok(())
+fn bench<G: Encoding>(args: &TrainBenchArgs, config: &RunConfig) -> Result<()> {
+    let mut train = config.train.clone();
+    if let Some(t) = args.threads {
+        train.threads = t;
     }
+    if let Some(d) = &args.device {
+        train.device = d.clone();
+    }
+    let device = train.device.parse::<DeviceChoice>()?.resolve()?;
+    tch::set_num_threads(train.threads);
+    let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+    let memory = check_memory::<G>(&train)?;
+    let temporary = tempfile::tempdir()?;
+    let data = training_data::<G>(args, &rules, temporary.path())?;
+    let index = open_window::<G>(&data, &rules, &train)?;
+    let batch_size = train.batch_size;
+    println!(
+        "{}: network {:?}; batch {batch_size}, {} thread(s), {}; window {} positions; shuffle buffer {} rows; \
+         augmentation {}",
+        G::NAME,
+        config.network,
+        train.threads,
+        zero_model::device::device_name(device),
+        index.window_positions(),
+        train.shuffle_buffer,
+        Augmenter::new::<G>(train.augment).symmetries()
+    );
+
+    // Bare loop: the same trainer's steps on one batch held on the device.
+    let mut bare = Trainer::<G>::new(train.clone(), &config.network, rules.clone(), device)?;
+    let batch = one_batch::<G>(&index, &train, device)?;
+    let mut bare_rate = |steps: u64| {
+        let start = Instant::now();
+        for _ in 0..steps {
+            bare.train_batch(&batch);
+        }
+        (steps as usize * batch_size) as f64 / start.elapsed().as_secs_f64()
+    };
+    bare_rate(5);
+
+    // Real steps: loader thread, shards on disk, augmentation; the first steps (buffer fill) are not timed.
+    let mut real = Trainer::<G>::new(train.clone(), &config.network, rules, device)?;
+    let mut real_rate = |steps: u64| -> Result<f64> {
+        const UNTIMED: u64 = 5;
+        let mut start = Instant::now();
+        let mut seen = 0;
+        real.train_steps(&index, steps + UNTIMED, |_| {
+            seen += 1;
+            if seen == UNTIMED {
+                start = Instant::now();
+            }
+        })?;
+        let secs = start.elapsed().as_secs_f64();
+        let timed = (seen - UNTIMED) as usize;
+        Ok((timed * batch_size) as f64 / secs)
+    };
+    // Alternate the two, so that a neighbour's load on the shared machine hits both alike.
+    let (mut bare_total, mut real_total) = (0.0, 0.0);
+    for round in 0..2 {
+        let b = bare_rate(args.steps);
+        let r = real_rate(args.steps)?;
+        println!("round {round}: bare loop {b:.0} samples/s, from shards {r:.0} samples/s");
+        bare_total += b;
+        real_total += r;
+    }
+    println!(
+        "from shards: {:.0} samples/s; bare loop: {:.0} samples/s; ratio {:.3}",
+        real_total / 2.0,
+        bare_total / 2.0,
+        real_total / bare_total
+    );
+    println!("data path memory estimate: {memory} MiB");
+    if let Some(mib) = crate::bench::nn::peak_rss_mib() {
+        println!("peak resident memory of this process: {mib:.0} MiB");
+    }
+    Ok(())
 }
 
 pub fn run(args: TrainBenchArgs) -> Result<()> {
     let config = RunConfig::load(&args.config)?;
-    let game = config.game.clone();
-    dispatch(&game, Bench { args, config })?
+    with_game!(config.game, G => bench::<G>(&args, &config))
 }

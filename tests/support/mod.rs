@@ -5,8 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use tch::{Device, nn};
-use zero_games::Game;
-use zero_games::registry::{GameVisitor, dispatch};
+use zero_games::{Encoding, GameKind, with_game};
 use zero_model::network::NetShape;
 use zero_model::{Checkpoint, CheckpointMeta, NetworkConfig, PolicyValueNet};
 
@@ -30,29 +29,27 @@ pub fn tiny_config() -> NetworkConfig {
 
 /// A small random network of `game`, with batch-norm statistics moved off their defaults by one training pass.
 pub fn tiny_checkpoint(game: &str, path: &Path, generation: u32, seed: i64) {
-    struct Make<'a>(&'a Path, u32, i64);
-    impl GameVisitor for Make<'_> {
-        type Output = ();
-        fn visit<G: Game>(self) {
-            tch::manual_seed(self.2);
-            let config = tiny_config();
-            let vs = nn::VarStore::new(Device::Cpu);
-            let net = PolicyValueNet::new(&vs.root(), &config, NetShape::of::<G>());
-            let shape = NetShape::of::<G>();
-            let input = tch::Tensor::randn(
-                [4, shape.planes, shape.height, shape.width],
-                (tch::Kind::Float, Device::Cpu),
-            );
-            let _ = net.forward(&input, true);
-            let rules = G::parse_rules(None, &[]).unwrap();
-            let mut meta = CheckpointMeta::new::<G>(&rules, &config);
-            meta.generation = self.1;
-            meta.step = 100 * self.1 as u64;
-            meta.parent_run = Some("run-test".to_string());
-            Checkpoint::save(&vs, &meta, self.0).unwrap();
-        }
-    }
-    dispatch(game, Make(path, generation, seed)).unwrap();
+    let kind: GameKind = game.parse().unwrap();
+    with_game!(kind, G => save_tiny::<G>(path, generation, seed));
+}
+
+fn save_tiny<G: Encoding>(path: &Path, generation: u32, seed: i64) {
+    tch::manual_seed(seed);
+    let config = tiny_config();
+    let vs = nn::VarStore::new(Device::Cpu);
+    let shape = NetShape::of::<G>();
+    let net = PolicyValueNet::new(&vs.root(), &config, shape);
+    let input = tch::Tensor::randn(
+        [4, shape.planes, shape.height, shape.width],
+        (tch::Kind::Float, Device::Cpu),
+    );
+    let _ = net.forward(&input, true);
+    let rules = G::parse_rules(None, &[]).unwrap();
+    let mut meta = CheckpointMeta::new::<G>(&rules, &config);
+    meta.generation = generation;
+    meta.step = 100 * generation as u64;
+    meta.parent_run = Some("run-test".to_string());
+    Checkpoint::save(&vs, &meta, path).unwrap();
 }
 
 pub fn zero(args: &[&str]) -> Output {

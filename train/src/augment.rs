@@ -8,7 +8,7 @@
 //! itself, so it would add nothing.
 
 use zero_data::TrainingSample;
-use zero_games::{Action, Game};
+use zero_games::{Action, Encoding};
 
 /// The dihedral symmetry `sym` of the square (numbered as in `zero_games::grid`: 0 identity, 1-3 rotations by
 /// 90/180/270 degrees anticlockwise, 4 mirror of files, 5 mirror of ranks, 6 the a1-h8 diagonal, 7 the other
@@ -33,7 +33,7 @@ pub struct Augmenter {
 
 impl Augmenter {
     /// The tables of `G`; with `enabled` false only the identity is used.
-    pub fn new<G: Game>(enabled: bool) -> Self {
+    pub fn new<G: Encoding>(enabled: bool) -> Self {
         let symmetries = if enabled { G::AUGMENTATIONS } else { 1 };
         let (h, w) = (G::BOARD_HEIGHT, G::BOARD_WIDTH);
         assert!(

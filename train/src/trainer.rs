@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use tch::{Device, Tensor, nn};
 use zero_data::{ReplayIndex, ShardSpec};
-use zero_games::Game;
+use zero_games::Encoding;
 use zero_model::network::NetShape;
 use zero_model::{Checkpoint, CheckpointMeta, NetworkConfig, PolicyValueNet};
 
@@ -22,7 +22,7 @@ use crate::state::{self, TrainState};
 
 /// What the trainer requires of shards for game `G` under `rules`: the rules are written as
 /// `G::describe_rules(rules)` joined by commas.
-pub fn shard_spec<G: Game>(rules: &G::Rules) -> ShardSpec {
+pub fn shard_spec<G: Encoding>(rules: &G::Rules) -> ShardSpec {
     let shape = NetShape::of::<G>();
     ShardSpec {
         game: G::NAME.to_string(),
@@ -37,7 +37,7 @@ pub fn shard_spec<G: Game>(rules: &G::Rules) -> ShardSpec {
 static INIT_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Trains a network of game `G`.
-pub struct Trainer<G: Game> {
+pub struct Trainer<G: Encoding> {
     config: TrainConfig,
     rules: G::Rules,
     device: Device,
@@ -55,7 +55,7 @@ pub struct Trainer<G: Game> {
     last_lr: f64,
 }
 
-impl<G: Game> Trainer<G> {
+impl<G: Encoding> Trainer<G> {
     /// A fresh network initialised from `config.seed`, on `device`.
     pub fn new(
         config: TrainConfig,

@@ -6,20 +6,20 @@ mod common;
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
 use zero_games::checks::CheckRng;
+use zero_games::policy_index;
 use zero_games::tours::Tours;
-use zero_games::{ActionList, Game};
-use zero_model::encode::policy_index;
+use zero_games::{ActionList, Encoding, Game};
 use zero_train::augment::Augmenter;
 
-fn encode<G: Game>(g: &G) -> Vec<f32> {
-    let mut planes = vec![0.0; G::INPUT_PLANES * G::BOARD_HEIGHT * G::BOARD_WIDTH];
+fn encode<G: Encoding>(g: &G) -> Vec<f32> {
+    let mut planes = vec![0.0; zero_games::input_len::<G>()];
     g.encode(&mut planes);
     planes
 }
 
 /// Walks random games of `rules`; at every position checks every augmentation. Returns positions checked and
 /// how many had plane `watch` set somewhere.
-fn check_symmetries<G: Game>(rules: &G::Rules, games: usize, seed: u64, watch: Option<usize>) -> (usize, usize) {
+fn check_symmetries<G: Encoding>(rules: &G::Rules, games: usize, seed: u64, watch: Option<usize>) -> (usize, usize) {
     let augmenter = Augmenter::new::<G>(true);
     assert_eq!(augmenter.symmetries(), G::AUGMENTATIONS);
     let cells = G::BOARD_HEIGHT * G::BOARD_WIDTH;

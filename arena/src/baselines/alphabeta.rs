@@ -3,7 +3,7 @@
 //! - **Plies are moves.** The tree is walked with [`Game::legal_moves`] and [`Game::play`], so a Bashni multi-jump
 //!   capture is one ply, whatever its number of actions. The sign flips when the side to move changes (after
 //!   every complete move in the three games; the search checks rather than assumes it).
-//! - **Evaluation**: at the horizon, the game's [`Game::heuristic`] scaled to [-1000, 1000]; finished games
+//! - **Evaluation**: at the horizon, the game's [`Heuristic::heuristic`] scaled to [-1000, 1000]; finished games
 //!   score `WIN - ply` for the winner (so a quicker win is preferred and a loss is put off), 0 for a draw.
 //!   There is no quiescence search.
 //! - **Transposition table**: keyed by [`Game::hash`], always-replace, mate scores stored relative to the node.
@@ -23,13 +23,13 @@ use crate::player::{Player, PlayerRng};
 use rand::RngExt;
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
-use zero_games::Game;
+use zero_games::Heuristic;
 
 /// Score of a won game at the root; a win found `p` plies deep scores `WIN - p`.
 pub const WIN: i32 = 1_000_000;
 /// Scores beyond this are wins or losses, not evaluations.
 const WIN_THRESHOLD: i32 = WIN - 10_000;
-/// [`Game::heuristic`] is scaled by this into the integer scores.
+/// [`Heuristic::heuristic`] is scaled by this into the integer scores.
 pub const EVAL_SCALE: f32 = 1000.0;
 const MAX_DEPTH: u32 = 64;
 const TT_SIZE: usize = 1 << 17;
@@ -87,7 +87,7 @@ struct TtEntry<M> {
 }
 
 /// The alpha-beta engine; keeps its table, killers and history between the moves of one game.
-pub struct AlphaBeta<G: Game> {
+pub struct AlphaBeta<G: Heuristic> {
     name: String,
     limit: SearchLimit,
     tt: Vec<Option<TtEntry<G::Move>>>,
@@ -102,7 +102,7 @@ pub struct AlphaBeta<G: Game> {
     last: SearchInfo,
 }
 
-impl<G: Game> AlphaBeta<G> {
+impl<G: Heuristic> AlphaBeta<G> {
     pub fn new(name: impl Into<String>, limit: SearchLimit, rng: PlayerRng) -> Self {
         AlphaBeta {
             name: name.into(),
@@ -192,15 +192,7 @@ impl<G: Game> AlphaBeta<G> {
     }
 
     /// The score of `child` (reached by a move of `mover`) from the mover's view, searched `depth` more plies.
-    fn child_score(
-        &mut self,
-        child: &G,
-        mover: zero_games::Player,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        ply: u32,
-    ) -> i32 {
+    fn child_score(&mut self, child: &G, mover: zero_games::Side, depth: u32, alpha: i32, beta: i32, ply: u32) -> i32 {
         if child.to_move() == mover {
             self.negamax(child, depth, alpha, beta, ply)
         } else {
@@ -315,7 +307,7 @@ impl<G: Game> AlphaBeta<G> {
 }
 
 /// The one-ply value of a child position from `mover`'s view, as an integer score (ordering key).
-fn static_value<G: Game>(child: &G, mover: zero_games::Player) -> i32 {
+fn static_value<G: Heuristic>(child: &G, mover: zero_games::Side) -> i32 {
     (crate::baselines::greedy::value_after(child, mover) * EVAL_SCALE) as i32
 }
 
@@ -341,7 +333,7 @@ fn from_tt(score: i32, ply: u32) -> i32 {
     }
 }
 
-impl<G: Game> Player<G> for AlphaBeta<G> {
+impl<G: Heuristic> Player<G> for AlphaBeta<G> {
     fn name(&self) -> &str {
         &self.name
     }

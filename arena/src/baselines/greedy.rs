@@ -1,10 +1,10 @@
 //! One-ply look-ahead: play each legal move, judge the position it leads to with the game's
-//! [`Game::heuristic`], and take the best; a move that ends the game is judged by its result. Ties (common: many
+//! [`Heuristic::heuristic`], and take the best; a move that ends the game is judged by its result. Ties (common: many
 //! quiet moves change nothing the heuristic sees) are broken at random so that games vary.
 
 use crate::player::{Player, PlayerRng, legal_moves};
 use rand::RngExt;
-use zero_games::Game;
+use zero_games::Heuristic;
 
 pub struct GreedyPlayer {
     name: String,
@@ -19,7 +19,7 @@ impl GreedyPlayer {
 
 /// The value of the position after a move, from the mover's view: the result if the game is over (a win
 /// beats every heuristic value), else the negated heuristic of the side to move then.
-pub fn value_after<G: Game>(child: &G, mover: zero_games::Player) -> f32 {
+pub fn value_after<G: Heuristic>(child: &G, mover: zero_games::Side) -> f32 {
     match child.outcome() {
         Some(outcome) => 2.0 * outcome.value_for(mover),
         None if child.to_move() == mover => child.heuristic(),
@@ -27,7 +27,7 @@ pub fn value_after<G: Game>(child: &G, mover: zero_games::Player) -> f32 {
     }
 }
 
-impl<G: Game> Player<G> for GreedyPlayer {
+impl<G: Heuristic> Player<G> for GreedyPlayer {
     fn name(&self) -> &str {
         &self.name
     }

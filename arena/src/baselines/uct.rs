@@ -23,7 +23,7 @@ struct Node<M> {
     /// Sum of results in [0, 1] from the view of the player who made `mv`.
     wins: f64,
     /// The player who made `mv`.
-    mover: zero_games::Player,
+    mover: zero_games::Side,
 }
 
 pub struct UctPlayer {
@@ -41,7 +41,7 @@ impl UctPlayer {
         }
     }
 
-    fn playout<G: Game>(&mut self, mut game: G) -> Option<zero_games::Player> {
+    fn playout<G: Game>(&mut self, mut game: G) -> Option<zero_games::Side> {
         let mut moves = Vec::new();
         for _ in 0..PLAYOUT_CAP {
             if let Some(outcome) = game.outcome() {

@@ -7,7 +7,7 @@
 
 use super::tables::{POINTS, has_diagonals};
 use super::{BaghChal, CAPTURE_TARGET, GOATS, RepetitionRule};
-use crate::Player;
+use crate::Side;
 
 /// Number of input planes.
 pub(super) const PLANES: usize = 14;
@@ -57,7 +57,7 @@ pub(super) fn encode(game: &BaghChal, planes: &mut [f32]) {
     let rule = game.rules.repetition;
     let flag = |on: bool| if on { 1.0 } else { 0.0 };
     let values: [f32; PLANES - BOARD_PLANES] = [
-        flag(game.side == Player::First),
+        flag(game.side == Side::First),
         game.in_hand as f32 / GOATS as f32,
         (game.captured as f32 / CAPTURE_TARGET as f32).min(1.0),
         flag(game.in_hand > 0),

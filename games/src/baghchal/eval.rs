@@ -3,7 +3,7 @@
 
 use super::BaghChal;
 use super::tables::{JUMP, NONE, STEP};
-use crate::Player;
+use crate::Side;
 
 const PER_CAPTURE: f32 = 0.3;
 const PER_TRAPPED_TIGER: f32 = 0.2;
@@ -49,7 +49,7 @@ pub(crate) fn heuristic(game: &BaghChal) -> f32 {
         - PER_TIGER_STEP * steps as f32;
     let for_goats = for_goats.tanh();
     match game.side {
-        Player::First => for_goats,
-        Player::Second => -for_goats,
+        Side::First => for_goats,
+        Side::Second => -for_goats,
     }
 }

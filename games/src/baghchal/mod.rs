@@ -2,7 +2,7 @@
 //!
 //! # Rules as implemented
 //! - 25 points a1..e5; orthogonal lines everywhere, diagonal lines through the 13 points whose file + rank is
-//!   even (56 lines). Start: tigers on a1, e1, a5, e5, 20 goats in hand, goats ([`Player::First`]) to move.
+//!   even (56 lines). Start: tigers on a1, e1, a5, e5, 20 goats in hand, goats ([`Side::First`]) to move.
 //! - While goats remain in hand a goat move places one on any empty point; goats step along lines only after
 //!   the 20th placement, whatever was captured meanwhile (captured goats never come back).
 //! - Tigers step along a line, or jump one adjacent goat along a straight line to the empty point beyond,
@@ -54,7 +54,9 @@ mod symmetry;
 mod tables;
 
 use crate::grid::{DIR_NAMES, SQUARE_SYMMETRIES};
-use crate::{Action, ActionList, EndReason, Game, NotationError, Outcome, Player, RulesError};
+use crate::{
+    Action, ActionList, BenchPositions, Encoding, EndReason, Game, Heuristic, NotationError, Outcome, RulesError, Side,
+};
 use tables::{JUMP, NONE, POINTS, STEP};
 
 pub use notation::point_name;
@@ -135,7 +137,7 @@ pub struct BaghChal {
     goats: u32,
     in_hand: u8,
     captured: u8,
-    side: Player,
+    side: Side,
     ply: u32,
     hash: u64,
     /// A result decided by a move that takes precedence over the lack of legal moves.
@@ -230,7 +232,7 @@ impl BaghChal {
                 h ^= tables::goat_key(p);
             }
         }
-        if self.side == Player::Second {
+        if self.side == Side::Second {
             h ^= tables::TIGERS_TO_MOVE_KEY;
         }
         h
@@ -247,8 +249,8 @@ impl BaghChal {
             _ => false,
         };
         match self.side {
-            Player::First if self.in_hand > 0 => each_bit(empty, |p| emit(BaghChalMove::Place(p))),
-            Player::First => {
+            Side::First if self.in_hand > 0 => each_bit(empty, |p| emit(BaghChalMove::Place(p))),
+            Side::First => {
                 let ban = banned(true);
                 each_bit(self.goats, |from| {
                     for &to in &STEP[from as usize] {
@@ -261,7 +263,7 @@ impl BaghChal {
                     }
                 })
             }
-            Player::Second => {
+            Side::Second => {
                 let ban = banned(false);
                 each_bit(self.tigers, |from| {
                     for d in 0..8 {
@@ -326,7 +328,7 @@ impl BaghChal {
     }
 
     /// A position from its parts, with a fresh history (used by the parser and by symmetries).
-    fn assemble(rules: &BaghChalRules, tigers: u32, goats: u32, in_hand: u8, captured: u8, side: Player) -> Self {
+    fn assemble(rules: &BaghChalRules, tigers: u32, goats: u32, in_hand: u8, captured: u8, side: Side) -> Self {
         let mut game = BaghChal {
             rules: rules.clone(),
             tigers,
@@ -342,7 +344,7 @@ impl BaghChal {
         };
         game.hash = game.compute_hash();
         if captured >= CAPTURE_TARGET {
-            game.decisive = Some(Outcome::win(Player::Second, EndReason::CaptureTarget));
+            game.decisive = Some(Outcome::win(Side::Second, EndReason::CaptureTarget));
         }
         if in_hand == 0 && game.tracks_history() {
             game.history.push(game.board_key());
@@ -360,7 +362,7 @@ fn direction(from: u8, to: u8, distance: u8) -> usize {
         .expect("moves follow lines")
 }
 
-fn pack(tigers: u32, goats: u32, side: Player) -> u64 {
+fn pack(tigers: u32, goats: u32, side: Side) -> u64 {
     tigers as u64 | (goats as u64) << 25 | (side.index() as u64) << 50
 }
 
@@ -380,17 +382,6 @@ impl Game for BaghChal {
     const NAME: &'static str = "baghchal";
     const ACTION_SPACE: usize = MOVE_BASE + POINTS * 8 * 2;
     const SYMMETRIES: usize = SQUARE_SYMMETRIES;
-    // Every symmetry of the square commutes with the canonical view (identity, or Tours' central 180-degree
-    // turn), so all eight augment training samples (checked by the trainer's tests).
-    const AUGMENTATIONS: usize = SQUARE_SYMMETRIES;
-    const BENCH_POSITIONS: &'static [(&'static str, u32)] = &[
-        ("start", 7),
-        // Placement phase, 13 goats in hand, one captured.
-        ("T.G.T/.T.../G...G/.G..T/.G.G. g 13 1", 8),
-        // Movement phase: the repetition ban consults the history.
-        ("GGGGT/..T.G/.GGTG/TGGGG/GG.GG g 0 4", 9),
-    ];
-
     fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<BaghChalRules, RulesError> {
         notation::parse_rules(variant, options)
     }
@@ -414,7 +405,7 @@ impl Game for BaghChal {
     }
 
     fn start(rules: &BaghChalRules) -> Self {
-        BaghChal::assemble(rules, 1 | 1 << 4 | 1 << 20 | 1 << 24, 0, GOATS, 0, Player::First)
+        BaghChal::assemble(rules, 1 | 1 << 4 | 1 << 20 | 1 << 24, 0, GOATS, 0, Side::First)
     }
 
     fn from_position(rules: &BaghChalRules, position: &str) -> Result<Self, NotationError> {
@@ -433,14 +424,14 @@ impl Game for BaghChal {
         &self.rules
     }
 
-    fn to_move(&self) -> Player {
+    fn to_move(&self) -> Side {
         self.side
     }
 
-    fn player_name(player: Player) -> &'static str {
+    fn player_name(player: Side) -> &'static str {
         match player {
-            Player::First => "goats",
-            Player::Second => "tigers",
+            Side::First => "goats",
+            Side::Second => "tigers",
         }
     }
 
@@ -478,7 +469,7 @@ impl Game for BaghChal {
             return 0;
         }
         let empty = !(self.tigers | self.goats) & tables::ALL_POINTS;
-        if self.side == Player::First && self.in_hand > 0 {
+        if self.side == Side::First && self.in_hand > 0 {
             return empty.count_ones() as u64;
         }
         let mut n = 0;
@@ -526,8 +517,8 @@ impl Game for BaghChal {
         if self.in_hand == 0 && self.tracks_history() {
             let key = self.board_key();
             let earlier = self.history.iter().filter(|&&k| k == key).count();
-            if earlier > 0 && mover == Player::First && self.rules.repetition == RepetitionRule::GoatsLose {
-                self.decisive = Some(Outcome::win(Player::Second, EndReason::RepetitionLoss));
+            if earlier > 0 && mover == Side::First && self.rules.repetition == RepetitionRule::GoatsLose {
+                self.decisive = Some(Outcome::win(Side::Second, EndReason::RepetitionLoss));
             }
             if earlier >= 2 && self.rules.repetition == RepetitionRule::ThreefoldDraw {
                 self.draw = Some(Outcome::draw(EndReason::Repetition));
@@ -535,7 +526,7 @@ impl Game for BaghChal {
             self.history.push(key);
         }
         if self.captured >= CAPTURE_TARGET {
-            self.decisive = Some(Outcome::win(Player::Second, EndReason::CaptureTarget));
+            self.decisive = Some(Outcome::win(Side::Second, EndReason::CaptureTarget));
         }
         if self.draw.is_none() && self.rules.max_plies > 0 && self.ply >= self.rules.max_plies {
             self.draw = Some(Outcome::draw(EndReason::PlyLimit));
@@ -584,7 +575,12 @@ impl Game for BaghChal {
     fn transform_action(action: Action, sym: usize) -> Action {
         symmetry::transform_action(action, sym)
     }
+}
 
+impl Encoding for BaghChal {
+    // Every symmetry of the square commutes with the canonical view (identity, or Tours' central 180-degree
+    // turn), so all eight augment training samples (checked by the trainer's tests).
+    const AUGMENTATIONS: usize = SQUARE_SYMMETRIES;
     const INPUT_PLANES: usize = encode::PLANES;
     const BOARD_HEIGHT: usize = 5;
     const BOARD_WIDTH: usize = 5;
@@ -593,8 +589,20 @@ impl Game for BaghChal {
     fn encode(&self, planes: &mut [f32]) {
         encode::encode(self, planes)
     }
+}
 
+impl Heuristic for BaghChal {
     fn heuristic(&self) -> f32 {
         eval::heuristic(self)
     }
+}
+
+impl BenchPositions for BaghChal {
+    const BENCH_POSITIONS: &'static [(&'static str, u32)] = &[
+        ("start", 7),
+        // Placement phase, 13 goats in hand, one captured.
+        ("T.G.T/.T.../G...G/.G..T/.G.G. g 13 1", 8),
+        // Movement phase: the repetition ban consults the history.
+        ("GGGGT/..T.G/.GGTG/TGGGG/GG.GG g 0 4", 9),
+    ];
 }

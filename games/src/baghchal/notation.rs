@@ -2,7 +2,7 @@
 
 use super::tables::ALL_POINTS;
 use super::{BaghChal, BaghChalMove, BaghChalRules, GOATS, RepetitionRule};
-use crate::{Game, NotationError, Player, RulesError, parse_bool, parse_count, parse_options};
+use crate::{Game, NotationError, RulesError, Side, parse_bool, parse_count, parse_options};
 
 const VARIANTS: &str = "default, goats-lose-on-repetition, threefold-draw";
 const OPTIONS: &str = "repetition (ban, goats-lose-on-repetition, threefold-draw, off), max_plies, \
@@ -135,8 +135,8 @@ pub(super) fn parse_position(rules: &BaghChalRules, text: &str) -> Result<BaghCh
         }
     }
     let side = match side {
-        "g" => Player::First,
-        "t" => Player::Second,
+        "g" => Side::First,
+        "t" => Side::Second,
         _ => {
             return Err(NotationError::position(
                 side,
@@ -177,7 +177,7 @@ pub(super) fn parse_position(rules: &BaghChalRules, text: &str) -> Result<BaghCh
             "more than 5 goats captured: the game ends at the 5th capture",
         ));
     }
-    if in_hand == GOATS && side == Player::Second {
+    if in_hand == GOATS && side == Side::Second {
         return Err(NotationError::position(
             text,
             "tigers to move before any goat was placed: goats move first",
@@ -201,7 +201,7 @@ pub(super) fn format_position(game: &BaghChal) -> String {
             out.push('/');
         }
     }
-    let side = if game.side == Player::First { 'g' } else { 't' };
+    let side = if game.side == Side::First { 'g' } else { 't' };
     format!("{out} {side} {} {}", game.in_hand, game.captured)
 }
 
@@ -271,15 +271,15 @@ pub(super) fn parse_move(game: &BaghChal, text: &str) -> Result<BaghChalMove, No
     }
     let empty = !(game.tigers | game.goats) & ALL_POINTS;
     let reason = match mv {
-        BaghChalMove::Place(_) if game.side == Player::Second => "tigers do not place",
+        BaghChalMove::Place(_) if game.side == Side::Second => "tigers do not place",
         BaghChalMove::Place(_) if game.in_hand == 0 => "no goat left in hand",
         BaghChalMove::Place(p) if empty >> p & 1 == 0 => "the point is occupied",
-        BaghChalMove::Step { .. } | BaghChalMove::Jump { .. } if game.side == Player::First && game.in_hand > 0 => {
+        BaghChalMove::Step { .. } | BaghChalMove::Jump { .. } if game.side == Side::First && game.in_hand > 0 => {
             "goats must place while any remain in hand"
         }
         BaghChalMove::Step { from, .. } | BaghChalMove::Jump { from, .. }
-            if (game.side == Player::First && game.goats >> from & 1 == 0)
-                || (game.side == Player::Second && game.tigers >> from & 1 == 0) =>
+            if (game.side == Side::First && game.goats >> from & 1 == 0)
+                || (game.side == Side::Second && game.tigers >> from & 1 == 0) =>
         {
             "no piece of the side to move on the starting point"
         }
@@ -288,7 +288,7 @@ pub(super) fn parse_move(game: &BaghChal, text: &str) -> Result<BaghChalMove, No
         }
         BaghChalMove::Step { .. } if game.would_repeat(&mv) => "it would repeat an earlier position",
         BaghChalMove::Step { .. } => "the points are not joined by a line",
-        BaghChalMove::Jump { .. } if game.side == Player::First => "goats do not capture",
+        BaghChalMove::Jump { .. } if game.side == Side::First => "goats do not capture",
         BaghChalMove::Jump { .. } => "no goat to jump on a straight line between the points",
         _ => "not legal here",
     };

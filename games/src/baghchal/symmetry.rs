@@ -3,14 +3,14 @@
 
 use super::tables::{self, POINTS};
 use super::{BaghChal, MOVE_BASE, pack};
-use crate::{Action, Player};
+use crate::{Action, Side};
 
 /// The position under symmetry `sym`, its repetition history included.
 pub(super) fn transformed(game: &BaghChal, sym: usize) -> BaghChal {
     let unpack_map = |key: u64| {
         let tigers = tables::map_points(sym, (key & 0x1FF_FFFF) as u32);
         let goats = tables::map_points(sym, (key >> 25 & 0x1FF_FFFF) as u32);
-        pack(tigers, goats, Player::from_index((key >> 50) as usize))
+        pack(tigers, goats, Side::from_index((key >> 50) as usize))
     };
     let mut image = game.clone();
     image.tigers = tables::map_points(sym, game.tigers);

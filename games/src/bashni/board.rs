@@ -1,12 +1,12 @@
 //! The board: a tower per square, packed two bits per piece, with bitboards of the commanders.
 
-use crate::Player;
+use crate::Side;
 use crate::zobrist;
 
 /// One piece: its colour and whether it is a king.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Piece {
-    pub colour: Player,
+    pub colour: Side,
     pub king: bool,
 }
 
@@ -20,7 +20,7 @@ impl Piece {
     #[inline]
     pub(crate) fn from_code(code: u64) -> Piece {
         Piece {
-            colour: Player::from_index((code & 1) as usize),
+            colour: Side::from_index((code & 1) as usize),
             king: code & 2 != 0,
         }
     }
@@ -28,17 +28,17 @@ impl Piece {
     /// `w`, `b` for men and `W`, `B` for kings.
     pub fn letter(self) -> char {
         match (self.colour, self.king) {
-            (Player::First, false) => 'w',
-            (Player::Second, false) => 'b',
-            (Player::First, true) => 'W',
-            (Player::Second, true) => 'B',
+            (Side::First, false) => 'w',
+            (Side::Second, false) => 'b',
+            (Side::First, true) => 'W',
+            (Side::Second, true) => 'B',
         }
     }
 
     pub fn from_letter(letter: char) -> Option<Piece> {
         let colour = match letter.to_ascii_lowercase() {
-            'w' => Player::First,
-            'b' => Player::Second,
+            'w' => Side::First,
+            'b' => Side::Second,
             _ => return None,
         };
         Some(Piece {
@@ -169,14 +169,14 @@ impl Board {
             board.place(
                 s,
                 Tower::single(Piece {
-                    colour: Player::First,
+                    colour: Side::First,
                     king: false,
                 }),
             );
             board.place(
                 31 - s,
                 Tower::single(Piece {
-                    colour: Player::Second,
+                    colour: Side::Second,
                     king: false,
                 }),
             );

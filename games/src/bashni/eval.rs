@@ -4,7 +4,7 @@
 
 use super::geometry::Square;
 use super::state::Bashni;
-use crate::Player;
+use crate::Side;
 
 /// A tower commanded by a man or a king: what its top is worth to its owner.
 const MAN: f32 = 1.0;
@@ -29,8 +29,8 @@ pub(crate) fn heuristic(game: &Bashni) -> f32 {
         score[owner] += PRISONER * prisoners as f32;
         if !top.king {
             let advanced = match top.colour {
-                Player::First => square.rank(),
-                Player::Second => 7 - square.rank(),
+                Side::First => square.rank(),
+                Side::Second => 7 - square.rank(),
             };
             score[owner] += ADVANCE * advanced as f32;
         }

@@ -91,7 +91,7 @@ pub use geometry::{DIRECTION_NAMES, Square};
 pub use rules::{CaptureTransfer, KingLanding, PromotionMidCapture, Rejump, Rules, VARIANTS};
 pub use state::{ACTION_SPACE, Bashni, Move, decode_action, encode_action};
 
-use crate::{Action, ActionList, Game, NotationError, Outcome, Player, RulesError};
+use crate::{Action, ActionList, BenchPositions, Encoding, Game, Heuristic, NotationError, Outcome, RulesError, Side};
 use board::Board;
 use geometry::{NONE, walk};
 
@@ -102,14 +102,6 @@ impl Game for Bashni {
     const NAME: &'static str = "bashni";
     const ACTION_SPACE: usize = ACTION_SPACE;
     const SYMMETRIES: usize = 2;
-    const BENCH_POSITIONS: &'static [(&'static str, u32)] = &[
-        ("start", 9),
-        (
-            "w a1:w c1:w e1:w g1:Bww b2:w h2:w g3:w b4:w e5:bw d6:b h6:wbbb a7:wbb c7:b b8:b f8:b h8:b",
-            10,
-        ),
-    ];
-
     fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<Rules, RulesError> {
         Rules::parse(variant, options)
     }
@@ -143,14 +135,14 @@ impl Game for Bashni {
         &self.rules
     }
 
-    fn to_move(&self) -> Player {
-        Player::from_index(self.side)
+    fn to_move(&self) -> Side {
+        Side::from_index(self.side)
     }
 
-    fn player_name(player: Player) -> &'static str {
+    fn player_name(player: Side) -> &'static str {
         match player {
-            Player::First => "white",
-            Player::Second => "black",
+            Side::First => "white",
+            Side::Second => "black",
         }
     }
 
@@ -228,7 +220,9 @@ impl Game for Bashni {
         let (from, d, distance) = decode_action(action);
         encode_action(31 - from, 3 - d, distance)
     }
+}
 
+impl Encoding for Bashni {
     const INPUT_PLANES: usize = INPUT_PLANES;
     const BOARD_HEIGHT: usize = 8;
     const BOARD_WIDTH: usize = 8;
@@ -241,8 +235,20 @@ impl Game for Bashni {
     fn encode(&self, planes: &mut [f32]) {
         self.encode_planes(planes);
     }
+}
 
+impl Heuristic for Bashni {
     fn heuristic(&self) -> f32 {
         eval::heuristic(self)
     }
+}
+
+impl BenchPositions for Bashni {
+    const BENCH_POSITIONS: &'static [(&'static str, u32)] = &[
+        ("start", 9),
+        (
+            "w a1:w c1:w e1:w g1:Bww b2:w h2:w g3:w b4:w e5:bw d6:b h6:wbbb a7:wbb c7:b b8:b f8:b h8:b",
+            10,
+        ),
+    ];
 }

@@ -4,7 +4,7 @@ use super::board::{Board, Piece, Tower};
 use super::geometry::{CROWN_RANK, Square, direction_between};
 use super::movegen::MAX_JUMPS;
 use super::state::{Bashni, Move};
-use crate::{NotationError, Player};
+use crate::{NotationError, Side};
 
 /// Most pieces of one colour on the board.
 const PIECES_PER_COLOUR: usize = 12;
@@ -55,11 +55,7 @@ pub(crate) fn parse_position(text: &str) -> Result<(Board, usize), NotationError
             })?;
             counts[piece.colour.index()] += 1;
             if counts[piece.colour.index()] > PIECES_PER_COLOUR {
-                let colour = if piece.colour == Player::First {
-                    "white"
-                } else {
-                    "black"
-                };
+                let colour = if piece.colour == Side::First { "white" } else { "black" };
                 return Err(error(format!(
                     "more than {PIECES_PER_COLOUR} {colour} pieces on the board"
                 )));

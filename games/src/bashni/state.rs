@@ -4,7 +4,7 @@ use super::board::{Board, Tower, square_hash};
 use super::geometry::{CROWN_RANK, NEIGHBOUR, NONE, Square, direction_between, walk};
 use super::movegen::{CaptureSearch, JumpLog, MAX_JUMPS, capturers, count_quiet, count_single_man_jumps, quiet_moves};
 use super::rules::{CaptureTransfer, PromotionMidCapture, Rules};
-use crate::{Action, ActionList, EndReason, Outcome, Player, zobrist};
+use crate::{Action, ActionList, EndReason, Outcome, Side, zobrist};
 
 /// A complete move: the starting square and every square the tower stops on (one for a quiet move).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -156,7 +156,7 @@ impl Bashni {
     }
 
     /// Squares (bit `i` = square index `i`) whose tower is commanded by `colour`.
-    pub fn commanded_by(&self, colour: Player) -> u32 {
+    pub fn commanded_by(&self, colour: Side) -> u32 {
         self.board.by_colour[colour.index()]
     }
 
@@ -316,7 +316,7 @@ impl Bashni {
         }
         // A side left without a move loses even if a draw rule was reached by the same move.
         if !self.has_move() {
-            return Some(Outcome::win(Player::from_index(self.side ^ 1), EndReason::NoLegalMove));
+            return Some(Outcome::win(Side::from_index(self.side ^ 1), EndReason::NoLegalMove));
         }
         self.draw.map(Outcome::draw)
     }

@@ -2,22 +2,13 @@
 //! that `valgrind --tool=callgrind` can count its instructions per leaf quickly (`zero bench perft
 //! --instructions` runs it). The main interface is `zero perft`.
 
-use zero_games::registry::{GameVisitor, dispatch};
-use zero_games::{Game, perft};
+use zero_games::{Game, GameKind, perft, with_game};
 
-struct Count {
-    position: String,
-    depth: u32,
-    options: Vec<String>,
-}
-
-impl GameVisitor for Count {
-    type Output = Result<u64, String>;
-    fn visit<G: Game>(self) -> Result<u64, String> {
-        let rules = G::parse_rules(None, &self.options).map_err(|e| e.to_string())?;
-        let game = G::from_position(&G::without_draw_rules(&rules), &self.position).map_err(|e| e.to_string())?;
-        Ok(perft(&game, self.depth))
-    }
+/// Perft of `position` to `depth` under the rules `options` (draw rules off).
+fn count<G: Game>(position: &str, depth: u32, options: &[String]) -> Result<u64, String> {
+    let rules = G::parse_rules(None, options).map_err(|e| e.to_string())?;
+    let game = G::from_position(&G::without_draw_rules(&rules), position).map_err(|e| e.to_string())?;
+    Ok(perft(&game, depth))
 }
 
 fn main() {
@@ -30,14 +21,13 @@ fn main() {
         eprintln!("zero-perft: depth {:?} is not a number", args[2]);
         std::process::exit(2);
     };
-    let count = Count {
-        position: args[1].clone(),
-        depth,
-        options: args[3..].to_vec(),
-    };
-    match dispatch(&args[0], count) {
-        Ok(Ok(n)) => println!("{n}"),
-        Ok(Err(e)) | Err(zero_games::registry::UnknownGame { name: e }) => {
+    let result = args[0]
+        .parse::<GameKind>()
+        .map_err(|e| e.to_string())
+        .and_then(|kind| with_game!(kind, G => count::<G>(&args[1], depth, &args[3..])));
+    match result {
+        Ok(n) => println!("{n}"),
+        Err(e) => {
             eprintln!("zero-perft: {e}");
             std::process::exit(1);
         }

@@ -6,7 +6,7 @@
 
 use super::Tours;
 use super::tables::{MAX_HEIGHT, NEXT, NONE, SQUARE_IMAGE, SQUARES};
-use crate::Player;
+use crate::Side;
 
 /// Number of input planes.
 pub(super) const PLANES: usize = 2 * MAX_HEIGHT + 3 + 6;
@@ -24,10 +24,10 @@ const PENDING_RAY: usize = EMPTY + 2;
 const SCALARS: usize = EMPTY + 3;
 
 /// The symmetry under which the side to move sees the board.
-pub(super) fn canonical_symmetry(side: Player) -> usize {
+pub(super) fn canonical_symmetry(side: Side) -> usize {
     match side {
-        Player::First => 0,
-        Player::Second => BLACK_VIEW,
+        Side::First => 0,
+        Side::Second => BLACK_VIEW,
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! # Rules as implemented
 //! - 8x8 board; a square is empty or holds a one-colour stack of 1..8 pawns (1 = pawn, 2 = muret, >= 2 = tower).
-//!   Start: 15 pawns each, White (`Player::First`, moves first) on the squares with file + rank <= 4 (a1..e1,
+//!   Start: 15 pawns each, White (`Side::First`, moves first) on the squares with file + rank <= 4 (a1..e1,
 //!   a2..d2, a3..c3, a4, b4, a5), Black on those with file + rank >= 10 (d8..h8, e7..h7, f6..h6, g5, h5, h4).
 //! - FORM: k >= 2 own lone pawns on contiguous squares of one line (orthogonal or diagonal) are stacked on one
 //!   end, the base (either end; any sub-segment of a longer run).
@@ -50,7 +50,9 @@ mod symmetry;
 mod tables;
 
 use crate::grid::{DIR_NAMES, SQUARE_SYMMETRIES};
-use crate::{Action, ActionList, EndReason, Game, NotationError, Outcome, Player, RulesError};
+use crate::{
+    Action, ActionList, BenchPositions, Encoding, EndReason, Game, Heuristic, NotationError, Outcome, RulesError, Side,
+};
 use tables::{NEXT, NONE, SQUARES};
 
 pub use notation::square_name;
@@ -101,7 +103,7 @@ pub struct Tours {
     /// Squares holding a lone pawn of each colour.
     lone: [u64; 2],
     height: [u8; SQUARES],
-    side: Player,
+    side: Side,
     ply: u32,
     plies_without_capture: u32,
     /// Compound variant mid-turn: the tower that must collapse and the direction it was formed along.
@@ -115,11 +117,11 @@ const FORM_ACTIONS: usize = SQUARES * 8 * 7;
 
 impl Tours {
     /// Who owns the stack on `square` (0..64, file + 8 * rank), if any.
-    pub fn owner(&self, square: usize) -> Option<Player> {
+    pub fn owner(&self, square: usize) -> Option<Side> {
         if self.occupied[0] >> square & 1 != 0 {
-            Some(Player::First)
+            Some(Side::First)
         } else if self.occupied[1] >> square & 1 != 0 {
-            Some(Player::Second)
+            Some(Side::Second)
         } else {
             None
         }
@@ -129,11 +131,11 @@ impl Tours {
         self.height[square] as u32
     }
     /// The squares a player occupies, as a bitboard (bit = file + 8 * rank).
-    pub fn occupied(&self, player: Player) -> u64 {
+    pub fn occupied(&self, player: Side) -> u64 {
         self.occupied[player.index()]
     }
     /// Pawns a player has left on the board.
-    pub fn pawns(&self, player: Player) -> u32 {
+    pub fn pawns(&self, player: Side) -> u32 {
         let mut set = self.occupied[player.index()];
         let mut n = 0;
         while set != 0 {
@@ -173,7 +175,7 @@ impl Tours {
     }
 
     fn compute_hash(&self) -> u64 {
-        let mut h = if self.side == Player::Second {
+        let mut h = if self.side == Side::Second {
             tables::BLACK_TO_MOVE_KEY
         } else {
             0
@@ -348,7 +350,7 @@ impl Tours {
     }
 
     /// An empty board under `rules` (the parser fills it).
-    fn empty(rules: &ToursRules, side: Player) -> Self {
+    fn empty(rules: &ToursRules, side: Side) -> Self {
         Tours {
             rules: rules.clone(),
             occupied: [0; 2],
@@ -358,7 +360,7 @@ impl Tours {
             ply: 0,
             plies_without_capture: 0,
             pending: None,
-            hash: if side == Player::Second {
+            hash: if side == Side::Second {
                 tables::BLACK_TO_MOVE_KEY
             } else {
                 0
@@ -375,19 +377,6 @@ impl Game for Tours {
     const NAME: &'static str = "tours";
     const ACTION_SPACE: usize = FORM_ACTIONS + SQUARES * 8;
     const SYMMETRIES: usize = SQUARE_SYMMETRIES;
-    // Every symmetry of the square commutes with the canonical view (identity, or Tours' central 180-degree
-    // turn), so all eight augment training samples (checked by the trainer's tests).
-    const AUGMENTATIONS: usize = SQUARE_SYMMETRIES;
-    const BENCH_POSITIONS: &'static [(&'static str, u32)] = &[
-        ("start", 5),
-        // After 20 random plies: stacks of both colours, no contact yet.
-        (
-            "w a1:w b1:ww e1:w a2:w b2:ww d2:w a3:ww b3:w a4:w c4:w h4:b a5:w d5:w g5:b h5:b f6:bb g6:b h6:b e7:b \
-          g7:b h7:b e8:b f8:b g8:b h8:b",
-            5,
-        ),
-    ];
-
     fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<ToursRules, RulesError> {
         notation::parse_rules(variant, options)
     }
@@ -409,7 +398,7 @@ impl Game for Tours {
     }
 
     fn start(rules: &ToursRules) -> Self {
-        let mut game = Tours::empty(rules, Player::First);
+        let mut game = Tours::empty(rules, Side::First);
         for s in 0..SQUARES {
             let sum = s % 8 + s / 8;
             if sum <= 4 {
@@ -437,14 +426,14 @@ impl Game for Tours {
         &self.rules
     }
 
-    fn to_move(&self) -> Player {
+    fn to_move(&self) -> Side {
         self.side
     }
 
-    fn player_name(player: Player) -> &'static str {
+    fn player_name(player: Side) -> &'static str {
         match player {
-            Player::First => "white",
-            Player::Second => "black",
+            Side::First => "white",
+            Side::Second => "black",
         }
     }
 
@@ -581,7 +570,12 @@ impl Game for Tours {
     fn transform_action(action: Action, sym: usize) -> Action {
         symmetry::transform_action(action, sym)
     }
+}
 
+impl Encoding for Tours {
+    // Every symmetry of the square commutes with the canonical view (identity, or Tours' central 180-degree
+    // turn), so all eight augment training samples (checked by the trainer's tests).
+    const AUGMENTATIONS: usize = SQUARE_SYMMETRIES;
     const INPUT_PLANES: usize = encode::PLANES;
     const BOARD_HEIGHT: usize = 8;
     const BOARD_WIDTH: usize = 8;
@@ -594,8 +588,22 @@ impl Game for Tours {
     fn encode(&self, planes: &mut [f32]) {
         self.encode_view(self.canonical_symmetry(), planes)
     }
+}
 
+impl Heuristic for Tours {
     fn heuristic(&self) -> f32 {
         eval::heuristic(self)
     }
+}
+
+impl BenchPositions for Tours {
+    const BENCH_POSITIONS: &'static [(&'static str, u32)] = &[
+        ("start", 5),
+        // After 20 random plies: stacks of both colours, no contact yet.
+        (
+            "w a1:w b1:ww e1:w a2:w b2:ww d2:w a3:ww b3:w a4:w c4:w h4:b a5:w d5:w g5:b h5:b f6:bb g6:b h6:b e7:b \
+          g7:b h7:b e8:b f8:b g8:b h8:b",
+            5,
+        ),
+    ];
 }

@@ -3,7 +3,7 @@
 use super::tables::{MAX_HEIGHT, NEXT, NONE, SQUARES};
 use super::{Tours, ToursMove, ToursRules};
 use crate::grid::{DIR_NAMES, dir_of, parse_dir};
-use crate::{Game, NotationError, Player, RulesError, parse_bool, parse_count, parse_options};
+use crate::{Game, NotationError, RulesError, Side, parse_bool, parse_count, parse_options};
 
 const PAWNS_PER_SIDE: u32 = 15;
 
@@ -56,8 +56,8 @@ pub(super) fn parse_position(rules: &ToursRules, text: &str) -> Result<Tours, No
     }
     let mut tokens = text.split_whitespace();
     let side = match tokens.next() {
-        Some("w") => Player::First,
-        Some("b") => Player::Second,
+        Some("w") => Side::First,
+        Some("b") => Side::Second,
         Some(other) => {
             return Err(NotationError::position(other, "side to move must be w or b"));
         }
@@ -123,7 +123,7 @@ pub(super) fn parse_position(rules: &ToursRules, text: &str) -> Result<Tours, No
         }
         game.set_square(square as usize, colour, stack.len() as u8);
     }
-    for player in [Player::First, Player::Second] {
+    for player in [Side::First, Side::Second] {
         if game.pawns(player) > PAWNS_PER_SIDE {
             return Err(NotationError::position(
                 text,
@@ -162,10 +162,10 @@ pub(super) fn parse_position(rules: &ToursRules, text: &str) -> Result<Tours, No
 }
 
 pub(super) fn format_position(game: &Tours) -> String {
-    let mut out = String::from(if game.side == Player::First { "w" } else { "b" });
+    let mut out = String::from(if game.side == Side::First { "w" } else { "b" });
     for s in 0..SQUARES {
         if let Some(owner) = game.owner(s) {
-            let letter = if owner == Player::First { "w" } else { "b" };
+            let letter = if owner == Side::First { "w" } else { "b" };
             out.push_str(&format!(
                 " {}:{}",
                 square_name(s),
@@ -186,8 +186,8 @@ pub(super) fn render(game: &Tours) -> String {
         for file in 0..8 {
             let s = file + 8 * rank;
             match game.owner(s) {
-                Some(Player::First) => out.push_str(&format!(" W{}", game.height[s])),
-                Some(Player::Second) => out.push_str(&format!(" B{}", game.height[s])),
+                Some(Side::First) => out.push_str(&format!(" W{}", game.height[s])),
+                Some(Side::Second) => out.push_str(&format!(" B{}", game.height[s])),
                 None => out.push_str("  ."),
             }
         }

@@ -5,19 +5,19 @@ use std::path::Path;
 
 use zero_data::{GameRecord, PositionRecord, ReplayIndex, ShardHeader, ShardSet, ShardSummary, ShardWriter};
 use zero_games::checks::CheckRng;
-use zero_games::{ActionList, Game};
+use zero_games::policy_index;
+use zero_games::{ActionList, Encoding};
 use zero_model::NetworkConfig;
-use zero_model::encode::policy_index;
 use zero_train::{TrainConfig, shard_spec};
 
 /// The shard header the trainer expects for `G` under `rules`.
-pub fn header<G: Game>(rules: &G::Rules) -> ShardHeader {
+pub fn header<G: Encoding>(rules: &G::Rules) -> ShardHeader {
     shard_spec::<G>(rules).header("test", 0, "random")
 }
 
 /// Writes shard `name` of `games` random playouts (at most `max_plies` positions each). Every position but each
 /// fourth is a policy target: all mass on its legal action of smallest policy index, so a network can learn it.
-pub fn write_playouts<G: Game>(
+pub fn write_playouts<G: Encoding>(
     dir: &Path,
     name: &str,
     rules: &G::Rules,
@@ -28,11 +28,11 @@ pub fn write_playouts<G: Game>(
     let mut rng = CheckRng::new(seed);
     let mut writer = ShardWriter::create(dir, name, header::<G>(rules)).unwrap();
     let mut legal = ActionList::new();
-    let mut planes = vec![0.0; G::INPUT_PLANES * G::BOARD_HEIGHT * G::BOARD_WIDTH];
+    let mut planes = vec![0.0; zero_games::input_len::<G>()];
     for g in 0..games {
         let id = format!("{name}-{g}");
         let mut game = G::start(rules);
-        let mut rows: Vec<(PositionRecord, zero_games::Player)> = Vec::new();
+        let mut rows: Vec<(PositionRecord, zero_games::Side)> = Vec::new();
         while rows.len() < max_plies {
             game.legal_actions(&mut legal);
             if legal.is_empty() {
@@ -89,7 +89,7 @@ pub fn write_playouts<G: Game>(
 }
 
 /// The window over every readable shard of `dir` for `G`, and the shards refused on the way (as messages).
-pub fn window<G: Game>(dir: &Path, rules: &G::Rules, config: &TrainConfig) -> (ReplayIndex, Vec<String>) {
+pub fn window<G: Encoding>(dir: &Path, rules: &G::Rules, config: &TrainConfig) -> (ReplayIndex, Vec<String>) {
     let set = ShardSet::scan(dir).unwrap();
     let (index, errors) = ReplayIndex::build(&set, &config.window_rule(), Some(&shard_spec::<G>(rules)));
     (index, errors.iter().map(|e| e.to_string()).collect())

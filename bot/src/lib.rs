@@ -1,0 +1,15 @@
+//! Playing a trained zero network, from the tools people use: a verified bot bundle ([`bundle`]: weights,
+//! TorchScript, manifest with SHA-256s), and three front ends over one [`Bot`] that thinks through the search
+//! crate's engine: the UCI-like line protocol for programs ([`protocol`], `zero bot`), the terminal game for
+//! people ([`play`], `zero play`) and the web page with its JSON API ([`serve`], `zero serve`, over [`http`]).
+//! The formats are documented in `docs/bundle.md` and `docs/protocol.md`.
+
+pub mod bot;
+pub mod bundle;
+pub mod http;
+pub mod play;
+pub mod protocol;
+pub mod serve;
+
+pub use bot::{Bot, Decision, describe_outcome};
+pub use bundle::{Bundle, ExportOptions, Manifest, SearchDefaults, export};

@@ -1,0 +1,348 @@
+//! `zero serve BUNDLE`: a web page to play the bot in a browser, and the JSON API it uses (see
+//! `docs/protocol.md`). Each browser tab plays its own game, named by the `?game=ID` the page adds to every
+//! request (a request without one plays the `default` game); at most [`MAX_GAMES`] games are kept, the least
+//! recently used one making room for a new one. One search runs at a time (further bot requests get 503 at once
+//! rather than queueing), and the HTTP layer ([`crate::http`]) bounds requests in flight and bodies.
+
+use crate::bot::{Bot, describe_outcome};
+use crate::bundle::Bundle;
+use crate::http::{self, Request, Response};
+use anyhow::{Context, Result};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex, TryLockError};
+use std::time::Instant;
+use zero_games::{Encoding, Side};
+
+const PAGE: &str = include_str!("page.html");
+/// Games kept at once: memory stays bounded however many tabs (or scripts) open games.
+pub const MAX_GAMES: usize = 256;
+/// The game a request without `?game=ID` plays.
+const DEFAULT_GAME: &str = "default";
+
+struct Table<G: Encoding> {
+    game: G,
+    /// The positions before each of the person's moves, for undo.
+    before_human_moves: Vec<(G, usize)>,
+    moves: Vec<String>,
+    human: Side,
+    /// The last move made, for the page to animate, with the bot's evaluation when the bot made it.
+    last: Value,
+    /// When a request last used this game, for evicting the least recently used.
+    used: Instant,
+}
+
+impl<G: Encoding> Table<G> {
+    fn new(rules: &G::Rules, human_first: bool) -> Table<G> {
+        let game = G::start(rules);
+        let human = if human_first {
+            game.to_move()
+        } else {
+            game.to_move().other()
+        };
+        Table {
+            game,
+            before_human_moves: Vec::new(),
+            moves: Vec::new(),
+            human,
+            last: Value::Null,
+            used: Instant::now(),
+        }
+    }
+}
+
+struct Server<G: Encoding> {
+    /// Locked only by a search: `try_lock` failing means a search is running (the semaphore of one).
+    bot: Mutex<Bot<G>>,
+    /// Every game, by its id.
+    tables: Mutex<HashMap<String, Table<G>>>,
+    /// The bundle's rules, kept apart so that a new game need not wait for a running search.
+    rules: G::Rules,
+    height: i64,
+    width: i64,
+}
+
+pub fn run<G: Encoding>(bundle: &Bundle, sims: Option<u32>, host: &str, port: u16) -> Result<()> {
+    let bot = Bot::<G>::from_bundle(bundle, sims)?;
+    let [_, height, width] = bundle.manifest.input_shape;
+    let rules = bot.rules.clone();
+    let server = Arc::new(Server {
+        rules,
+        bot: Mutex::new(bot),
+        tables: Mutex::new(HashMap::new()),
+        height,
+        width,
+    });
+    let listener = TcpListener::bind((host, port)).with_context(|| format!("listening on {host}:{port}"))?;
+    // The address line is what scripts and tests wait for (the port may have been 0: any free port).
+    println!("zero serve: http://{}/", listener.local_addr()?);
+    use std::io::Write;
+    std::io::stdout().flush()?;
+    http::serve(listener, Arc::new(move |request| server.handle(request)))
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl<G: Encoding> Server<G> {
+    fn handle(&self, request: Request) -> Response {
+        let (path, query) = request.path.split_once('?').unwrap_or((&request.path, ""));
+        if path.starts_with("/api/") {
+            let id = match game_id(query) {
+                Ok(id) => id,
+                Err(r) => return r,
+            };
+            match (request.method.as_str(), path) {
+                ("GET", "/api/state") => return self.with_table(&id, |table| Response::json(200, &self.state(table))),
+                ("POST", "/api/move") => return self.human_move(&id, &request.body),
+                ("POST", "/api/bot") => return self.bot_move(&id),
+                ("POST", "/api/undo") => return self.undo(&id),
+                ("POST", "/api/new") => return self.new_game(&id, &request.body),
+                _ => {}
+            }
+        }
+        match (request.method.as_str(), path) {
+            ("GET", "/") => Response {
+                status: 200,
+                content_type: "text/html; charset=utf-8",
+                body: PAGE.as_bytes().to_vec(),
+            },
+            (_, "/" | "/api/state" | "/api/move" | "/api/bot" | "/api/undo" | "/api/new") => {
+                Response::error(405, format!("{} is not allowed on {path}", request.method))
+            }
+            _ => Response::error(404, format!("no such page: {path}")),
+        }
+    }
+
+    /// Runs `f` on game `id`, starting it (the person playing first) when it is new, and evicting the least
+    /// recently used game when there are too many.
+    fn with_table<R>(&self, id: &str, f: impl FnOnce(&mut Table<G>) -> R) -> R {
+        let mut tables = lock(&self.tables);
+        if !tables.contains_key(id) {
+            if tables.len() >= MAX_GAMES
+                && let Some(oldest) = tables.iter().min_by_key(|(_, t)| t.used).map(|(k, _)| k.clone())
+            {
+                tables.remove(&oldest);
+            }
+            tables.insert(id.to_string(), Table::new(&self.rules, true));
+        }
+        let table = tables.get_mut(id).expect("inserted above");
+        table.used = Instant::now();
+        f(table)
+    }
+
+    fn state(&self, table: &Table<G>) -> Value {
+        let game = &table.game;
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let legal: Vec<Value> = moves
+            .iter()
+            .map(|m| {
+                let text = game.format_move(m);
+                json!({ "move": text, "squares": squares_of(&text) })
+            })
+            .collect();
+        json!({
+            "game": G::NAME,
+            "height": self.height,
+            "width": self.width,
+            "position": game.position(),
+            "cells": cells_of(&game.position(), self.height),
+            "to_move": G::player_name(game.to_move()),
+            "human": G::player_name(table.human),
+            "bot": G::player_name(table.human.other()),
+            "human_to_move": game.outcome().is_none() && game.to_move() == table.human,
+            "legal": legal,
+            "outcome": game.outcome().map(|o| describe_outcome::<G>(&o)),
+            "moves": table.moves,
+            "can_undo": !table.before_human_moves.is_empty(),
+            "last": table.last,
+            "text": game.render(),
+        })
+    }
+
+    fn human_move(&self, id: &str, body: &[u8]) -> Response {
+        let text = match parse_body(body).and_then(|v| match v.get("move").and_then(Value::as_str) {
+            Some(m) => Ok(m.to_string()),
+            None => Err(Response::error(400, "expected a JSON object {\"move\": \"<move>\"}")),
+        }) {
+            Ok(t) => t,
+            Err(r) => return r,
+        };
+        self.with_table(id, |table| self.play_human(table, &text))
+    }
+
+    fn play_human(&self, table: &mut Table<G>, text: &str) -> Response {
+        if let Some(outcome) = table.game.outcome() {
+            return Response::error(409, format!("game over: {}", describe_outcome::<G>(&outcome)));
+        }
+        if table.game.to_move() != table.human {
+            return Response::error(409, "it is the bot's turn");
+        }
+        let mv = match table.game.parse_move(text) {
+            Ok(mv) => mv,
+            Err(e) => return Response::error(400, format!("illegal move: {e}")),
+        };
+        let formatted = table.game.format_move(&mv);
+        let snapshot = (table.game.clone(), table.moves.len());
+        table.before_human_moves.push(snapshot);
+        table.game.play(&mv);
+        table.moves.push(formatted.clone());
+        table.last = json!({ "by": "human", "move": formatted, "squares": squares_of(&formatted) });
+        Response::json(200, &self.state(table))
+    }
+
+    fn bot_move(&self, id: &str) -> Response {
+        let mut bot = match self.bot.try_lock() {
+            Ok(bot) => bot,
+            Err(TryLockError::WouldBlock) => return Response::error(503, "the bot is already thinking; try again"),
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+        };
+        let (game, ply_count) = match self.with_table(id, |table| {
+            if let Some(outcome) = table.game.outcome() {
+                return Err(Response::error(
+                    409,
+                    format!("game over: {}", describe_outcome::<G>(&outcome)),
+                ));
+            }
+            if table.game.to_move() == table.human {
+                return Err(Response::error(409, "it is your turn, not the bot's"));
+            }
+            Ok((table.game.clone(), table.moves.len()))
+        }) {
+            Ok(found) => found,
+            Err(r) => return r,
+        };
+        // The games are not locked while the bot thinks: pages stay readable and other games playable.
+        let budget = bot.default_budget;
+        let decision = bot.think(&game, budget);
+        self.with_table(id, |table| {
+            if table.moves.len() != ply_count || table.game.position() != game.position() {
+                return Response::error(409, "the game changed while the bot was thinking");
+            }
+            table.game.play(&decision.mv);
+            table.moves.push(decision.text.clone());
+            table.last = json!({
+                "by": "bot", "move": decision.text, "squares": squares_of(&decision.text),
+                "value": decision.value, "line": decision.line, "simulations": decision.simulations,
+            });
+            Response::json(200, &self.state(table))
+        })
+    }
+
+    fn undo(&self, id: &str) -> Response {
+        self.with_table(id, |table| {
+            let Some((game, moves)) = table.before_human_moves.pop() else {
+                return Response::error(409, "nothing to undo");
+            };
+            table.game = game;
+            table.moves.truncate(moves);
+            table.last = Value::Null;
+            Response::json(200, &self.state(table))
+        })
+    }
+
+    fn new_game(&self, id: &str, body: &[u8]) -> Response {
+        let human_first = if body.iter().all(u8::is_ascii_whitespace) {
+            true
+        } else {
+            match parse_body(body).map(|v| v.get("human").and_then(Value::as_str).map(str::to_string)) {
+                Ok(None) => true,
+                Ok(Some(side)) if side == "first" => true,
+                Ok(Some(side)) if side == "second" => false,
+                Ok(Some(side)) => return Response::error(400, format!("human must be first or second, not {side:?}")),
+                Err(r) => return r,
+            }
+        };
+        self.with_table(id, |table| {
+            *table = Table::new(&self.rules, human_first);
+            Response::json(200, &self.state(table))
+        })
+    }
+}
+
+/// The game a request plays: `game=ID` in the query (1 to 64 letters, digits, `-` or `_`), else the default.
+fn game_id(query: &str) -> Result<String, Response> {
+    for pair in query.split('&') {
+        if let Some(id) = pair.strip_prefix("game=") {
+            let valid = !id.is_empty()
+                && id.len() <= 64
+                && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            return if valid {
+                Ok(id.to_string())
+            } else {
+                Err(Response::error(
+                    400,
+                    "game=ID must be 1 to 64 letters, digits, '-' or '_'",
+                ))
+            };
+        }
+    }
+    Ok(DEFAULT_GAME.to_string())
+}
+
+fn parse_body(body: &[u8]) -> Result<Value, Response> {
+    let value: Value =
+        serde_json::from_slice(body).map_err(|e| Response::error(400, format!("malformed JSON: {e}")))?;
+    if value.is_object() {
+        Ok(value)
+    } else {
+        Err(Response::error(400, "expected a JSON object"))
+    }
+}
+
+/// The squares a move names, in order (`c3:e5:c7` -> c3, e5, c7; Tours' `Fa1-a2` -> a1, a2; a drop `a2` -> a2).
+pub fn squares_of(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_ascii_lowercase() && chars.get(i + 1).is_some_and(|c| c.is_ascii_digit()) {
+            let mut j = i + 1;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            out.push(chars[i..j].iter().collect());
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The board's contents from a position's notation: square -> pieces, top first. Two notations occur: a list
+/// of `square:pieces` tokens (Bashni, Tours) and ranks separated by `/`, highest rank first, with `.` or a
+/// digit run for empty squares (Bagh Chal).
+pub fn cells_of(position: &str, height: i64) -> serde_json::Map<String, Value> {
+    let mut cells = serde_json::Map::new();
+    let tokens: Vec<&str> = position.split_whitespace().collect();
+    if let Some(board) = tokens.iter().find(|t| t.contains('/')) {
+        for (i, rank) in board.split('/').enumerate() {
+            let rank_number = height - i as i64;
+            let mut file = 0u8;
+            for c in rank.chars() {
+                if let Some(run) = c.to_digit(10) {
+                    file += run as u8;
+                    continue;
+                }
+                if c != '.' {
+                    cells.insert(
+                        format!("{}{}", (b'a' + file) as char, rank_number),
+                        Value::from(c.to_string()),
+                    );
+                }
+                file += 1;
+            }
+        }
+    } else {
+        for token in tokens {
+            if let Some((square, pieces)) = token.split_once(':') {
+                cells.insert(square.to_string(), Value::from(pieces));
+            }
+        }
+    }
+    cells
+}

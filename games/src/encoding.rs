@@ -1,0 +1,48 @@
+//! What the network sees of a game: [`Encoding`], the input planes from the side to move's view, and the
+//! canonical symmetry that turns the board so that the side to move always sees it the same way round. The
+//! `zero-model` crate batches these planes into tensors, the trainer augments them; each game writes its planes
+//! in `src/<game>/encode.rs`, documented in `docs/encoding.md`.
+
+use crate::{Action, Game};
+
+/// A game's network encoding.
+pub trait Encoding: Game {
+    /// Number of input planes of the network's encoding.
+    const INPUT_PLANES: usize;
+    /// Rows of each input plane (ranks of the board).
+    const BOARD_HEIGHT: usize;
+    /// Columns of each input plane (files of the board).
+    const BOARD_WIDTH: usize;
+    /// Version of the encoding; bumped whenever a plane changes meaning, so that old checkpoints are refused.
+    const ENCODING_VERSION: u32;
+    /// Symmetries `0..AUGMENTATIONS` that the trainer may apply to a stored (already canonical) sample: each
+    /// must commute with every [`Encoding::canonical_symmetry`], act on the input planes as the spatial map of
+    /// the square's symmetry of the same number (see `grid.rs`; cell `(row, column)` is `(rank, file)`), and on
+    /// policy indices as [`Game::transform_action`]. 1 (identity only) when no symmetry gives a new sample: in
+    /// Bashni the only other symmetry maps a canonical view onto itself.
+    const AUGMENTATIONS: usize = 1;
+
+    /// The symmetry under which the network sees this position: the one that shows the board from the side to
+    /// move's usual point of view (0 when the game needs no turning). [`Encoding::encode`] applies it, and the
+    /// network's policy index of a legal action `a` is `transform_action(a, canonical_symmetry())`.
+    fn canonical_symmetry(&self) -> usize {
+        0
+    }
+
+    /// Writes the network input, `INPUT_PLANES x BOARD_HEIGHT x BOARD_WIDTH` floats (row-major, plane by plane,
+    /// row 0 = the first rank as seen after the canonical symmetry), from the side to move's view: planes speak
+    /// of "own" and "opponent" pieces, never of colours. Every fact the rules depend on must be in the planes
+    /// (documented in `docs/encoding.md`). `planes` has exactly that length and may hold old values.
+    fn encode(&self, planes: &mut [f32]);
+}
+
+/// Floats in one encoded position.
+pub fn input_len<G: Encoding>() -> usize {
+    G::INPUT_PLANES * G::BOARD_HEIGHT * G::BOARD_WIDTH
+}
+
+/// The index of `action` in the policy head's output for `game`: the action seen through the canonical view.
+#[inline]
+pub fn policy_index<G: Encoding>(game: &G, action: Action) -> usize {
+    G::transform_action(action, game.canonical_symmetry()) as usize
+}

@@ -1,0 +1,412 @@
+//! The run configuration file (TOML): which game under which rules, and one table per part of the pipeline,
+//! each defined by the crate it configures (`[network]` the model's, `[train]` the trainer's, `[selfplay]`
+//! self-play's with the search's own `[selfplay.search]`, `[run]` this crate's). Unknown keys and wrong types are
+//! refused with the key's full path.
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use zero_games::{Game, GameKind, with_game};
+use zero_model::NetworkConfig;
+use zero_search::SearchConfig;
+use zero_selfplay::SelfPlayConfig;
+use zero_train::TrainConfig;
+
+/// The `[run]` table: how `zero run` alternates self-play, training and evaluation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LoopConfig {
+    /// Generations to run; `zero run --run-dir DIR --set run.generations=N` goes on past it.
+    pub generations: u32,
+    /// Self-play games per generation.
+    pub games_per_generation: usize,
+    /// Evaluation games per pair of players (paired colours; rounded up to even).
+    pub eval_games: usize,
+    /// Simulations of the network's search in evaluation games (0: the raw policy).
+    pub eval_simulations: u32,
+    /// Reference players every generation is rated against (arena specs; `random` anchors the Elo scale).
+    pub eval_baselines: Vec<String>,
+    /// Also play the previous generation's network.
+    pub eval_previous: bool,
+    /// Evaluation openings: how many, generated once per run.
+    pub eval_openings: usize,
+    /// Seed of the run's self-play and evaluation.
+    pub seed: u64,
+    /// Gate each new network: it replaces the network self-play uses only when an SPRT against that one accepts
+    /// "at least `gate_elo1` stronger" (AlphaGo Zero's gating; off, every new network plays, as in AlphaZero).
+    /// Training always goes on from the newest network.
+    pub gate: bool,
+    /// The SPRT's hypotheses, in Elo: H0 "the new network is `gate_elo0` stronger", H1 "`gate_elo1` stronger".
+    pub gate_elo0: f64,
+    pub gate_elo1: f64,
+    /// Error rates: accepting H1 when H0 holds, and H0 when H1 holds.
+    pub gate_alpha: f64,
+    pub gate_beta: f64,
+    /// Games after which an undecided test keeps the current network.
+    pub gate_max_games: usize,
+    /// Games played (and kept in one file) between looks at the test.
+    pub gate_batch_games: usize,
+}
+
+impl Default for LoopConfig {
+    fn default() -> Self {
+        LoopConfig {
+            generations: 10,
+            games_per_generation: 200,
+            eval_games: 40,
+            eval_simulations: 0,
+            eval_baselines: vec!["random".to_string(), "greedy".to_string()],
+            eval_previous: true,
+            eval_openings: 32,
+            seed: 1,
+            gate: false,
+            gate_elo0: 0.0,
+            gate_elo1: 35.0,
+            gate_alpha: 0.05,
+            gate_beta: 0.05,
+            gate_max_games: 400,
+            gate_batch_games: 20,
+        }
+    }
+}
+
+impl LoopConfig {
+    fn validate(&self) -> std::result::Result<(), String> {
+        if self.games_per_generation == 0 {
+            return Err("run.games_per_generation must be at least 1".to_string());
+        }
+        if self.eval_openings == 0 {
+            return Err("run.eval_openings must be at least 1".to_string());
+        }
+        for spec in &self.eval_baselines {
+            zero_arena::PlayerSpec::parse(spec).map_err(|e| format!("run.eval_baselines: {e}"))?;
+        }
+        if !(self.gate_elo0.is_finite() && self.gate_elo1.is_finite() && self.gate_elo1 > self.gate_elo0) {
+            return Err(format!(
+                "run.gate_elo1 ({}) must be finite and above run.gate_elo0 ({})",
+                self.gate_elo1, self.gate_elo0
+            ));
+        }
+        for (key, p) in [("run.gate_alpha", self.gate_alpha), ("run.gate_beta", self.gate_beta)] {
+            if !(p > 0.0 && p < 0.5) {
+                return Err(format!("{key} must be between 0 and 0.5, not {p}"));
+            }
+        }
+        if self.gate_batch_games < 2 || self.gate_max_games < self.gate_batch_games {
+            return Err(format!(
+                "run.gate_batch_games ({}) must be at least 2 and at most run.gate_max_games ({})",
+                self.gate_batch_games, self.gate_max_games
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    /// The game, by its registered name (`bashni`, `baghchal`, `tours`).
+    pub game: GameKind,
+    /// A named variant or preset of the game's rules (default: the game's default rules).
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// Rule options as `key=value`, applied after the variant.
+    #[serde(default)]
+    pub rules: Vec<String>,
+    /// The network's architecture.
+    #[serde(default)]
+    pub network: NetworkConfig,
+    /// The training loop of `zero run`: generations, games, evaluation.
+    #[serde(default)]
+    pub run: LoopConfig,
+    /// The trainer: data window, batch, losses, optimizer, schedule.
+    #[serde(default)]
+    pub train: TrainConfig,
+    /// Self-play: search, workers and records.
+    #[serde(default)]
+    pub selfplay: SelfPlayConfig,
+}
+
+impl RunConfig {
+    /// Parses a config from TOML text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<RunConfig> {
+        let mut value: toml::Value = toml::from_str(text).with_context(|| format!("{origin}: not valid TOML"))?;
+        nest_search_keys(&mut value);
+        let config: RunConfig = serde_path_to_error::deserialize(value).map_err(|e| {
+            let path = e.path().to_string();
+            anyhow::anyhow!("{origin}: key `{path}`: {}", e.into_inner())
+        })?;
+        config
+            .network
+            .validate()
+            .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        config.train.validate().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        config
+            .selfplay
+            .validate()
+            .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        config.run.validate().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        config.check_rules().map_err(|e| anyhow::anyhow!("{origin}: {e:#}"))?;
+        Ok(config)
+    }
+
+    pub fn load(path: &Path) -> Result<RunConfig> {
+        Self::load_with_overrides(path, &[])
+    }
+
+    /// Loads a config file and applies `--set section.key=value` overrides before checking it, so that an
+    /// override is checked exactly like the file (unknown keys and wrong types name the full path).
+    pub fn load_with_overrides(path: &Path, overrides: &[String]) -> Result<RunConfig> {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading config {}", path.display()))?;
+        Self::parse_with_overrides(&text, &path.display().to_string(), overrides)
+    }
+
+    /// [`RunConfig::parse`] with overrides applied to the TOML first.
+    pub fn parse_with_overrides(text: &str, origin: &str, overrides: &[String]) -> Result<RunConfig> {
+        let mut value: toml::Table = toml::from_str(text).with_context(|| format!("{origin}: not valid TOML"))?;
+        for o in overrides {
+            apply_override(&mut value, o).with_context(|| format!("--set {o}"))?;
+        }
+        let text = toml::to_string(&value).expect("a TOML table serializes");
+        Self::parse(&text, origin)
+    }
+
+    /// The config as TOML, complete with every default: what a run directory records.
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).expect("the config serializes")
+    }
+}
+
+/// Keys a run may change when it resumes: how long it goes on, how much each evaluation plays, and the
+/// machine's resources. Every other key shapes the data, networks or ratings the run already made.
+pub const RESUMABLE_KEYS: &[&str] = &[
+    "run.generations",
+    "run.eval_games",
+    "run.eval_baselines",
+    "run.eval_previous",
+    "selfplay.workers",
+    "selfplay.games_in_flight",
+    "selfplay.precision",
+    "train.device",
+    "train.threads",
+    "train.prefetch_batches",
+];
+
+impl RunConfig {
+    /// The dotted keys whose values differ between two configs (a key set in only one counts).
+    pub fn differing_keys(&self, other: &RunConfig) -> Vec<String> {
+        fn walk(prefix: &str, a: Option<&toml::Value>, b: Option<&toml::Value>, out: &mut Vec<String>) {
+            match (a, b) {
+                (Some(toml::Value::Table(a)), Some(toml::Value::Table(b))) => {
+                    let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+                    for key in keys {
+                        let path = if prefix.is_empty() {
+                            key.clone()
+                        } else {
+                            format!("{prefix}.{key}")
+                        };
+                        walk(&path, a.get(key), b.get(key), out);
+                    }
+                }
+                (a, b) if a != b => out.push(prefix.to_string()),
+                _ => {}
+            }
+        }
+        let value = |c: &RunConfig| toml::Value::try_from(c).expect("the config serializes");
+        let mut out = Vec::new();
+        walk("", Some(&value(self)), Some(&value(other)), &mut out);
+        out
+    }
+}
+
+/// Moves search settings written straight under `[selfplay]` (as configs and run directories did before the
+/// search had a table of its own) into `[selfplay.search]`, unless that table sets them already; so old run
+/// directories, configs and `--set selfplay.simulations=N` keep working.
+fn nest_search_keys(root: &mut toml::Value) {
+    let search_keys: Vec<String> = match toml::Value::try_from(SearchConfig::default()) {
+        Ok(toml::Value::Table(t)) => t.keys().cloned().collect(),
+        _ => return,
+    };
+    let Some(toml::Value::Table(selfplay)) = root.get_mut("selfplay") else {
+        return;
+    };
+    let legacy: Vec<(String, toml::Value)> = search_keys
+        .iter()
+        .filter_map(|k| selfplay.remove(k).map(|v| (k.clone(), v)))
+        .collect();
+    if legacy.is_empty() {
+        return;
+    }
+    let search = selfplay
+        .entry("search")
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    if let toml::Value::Table(search) = search {
+        for (key, value) in legacy {
+            search.entry(key).or_insert(value);
+        }
+    }
+}
+
+/// Sets `a.b.c = value` in a TOML table; the value is read as a TOML value (`64`, `true`, `"x"`, `[1, 2]`) and,
+/// when it is not one, as a string.
+fn apply_override(root: &mut toml::Table, text: &str) -> Result<()> {
+    let Some((path, raw)) = text.split_once('=') else {
+        bail!("expected section.key=value");
+    };
+    let keys: Vec<&str> = path.trim().split('.').map(str::trim).collect();
+    if keys.iter().any(|k| k.is_empty()) {
+        bail!("empty key in {:?}", path.trim());
+    }
+    let value = toml::from_str::<toml::Table>(&format!("v = {}", raw.trim()))
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(raw.trim().to_string()));
+    let (last, parents) = keys.split_last().expect("at least one key");
+    let mut table = root;
+    for (i, key) in parents.iter().enumerate() {
+        let entry = table
+            .entry(key.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        table = match entry {
+            toml::Value::Table(t) => t,
+            _ => bail!("`{}` is not a table", keys[..=i].join(".")),
+        };
+    }
+    table.insert(last.to_string(), value);
+    Ok(())
+}
+
+impl RunConfig {
+    /// Checks the parts that serde cannot: the rules parse for the game.
+    pub fn check_rules(&self) -> Result<()> {
+        with_game!(self.game, G => G::parse_rules(self.variant.as_deref(), &self.rules).map(|_| ()))
+            .map_err(|e| anyhow::anyhow!("keys `variant`/`rules`: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_and_wrong_types_name_the_full_path() {
+        let err = RunConfig::parse("game = \"bashni\"\n[network]\nchanels = 3\n", "t.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("network.chanels") || err.contains("`network`"), "{err}");
+        assert!(err.contains("chanels"), "{err}");
+        let err = RunConfig::parse("game = \"bashni\"\n[network]\nblocks = \"six\"\n", "t.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("network.blocks"), "{err}");
+        let err = RunConfig::parse("game = \"chess\"\n", "t.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown game \"chess\""), "{err}");
+        let ok = RunConfig::parse("game = \"tours\"\n[network]\nblocks = 2\n", "t.toml").unwrap();
+        assert_eq!(ok.network.blocks, 2);
+        let err = RunConfig::parse("game = \"tours\"\n[train]\nbatch = 3\n", "t.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("train.batch"), "{err}");
+        let ok = RunConfig::parse(
+            "game = \"tours\"\n[train]\nbatch_size = 64\noptimizer = \"adamw\"\n",
+            "t.toml",
+        )
+        .unwrap();
+        assert_eq!(ok.train.batch_size, 64);
+        assert_eq!(ok.train.optimizer, zero_train::OptimizerKind::AdamW);
+        for file in [
+            "bashni",
+            "bashni-quick",
+            "baghchal",
+            "baghchal-quick",
+            "tours",
+            "tours-quick",
+        ] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../configs/{file}.toml"));
+            RunConfig::load(&path).unwrap();
+        }
+    }
+
+    #[test]
+    fn search_keys_written_under_selfplay_move_into_its_search_table() {
+        // As configs and run directories wrote them before the search had a table of its own.
+        let legacy = RunConfig::parse(
+            "game = \"tours\"\n[selfplay]\nsimulations = 7\nroot = \"puct\"\nworkers = 2\n",
+            "t.toml",
+        )
+        .unwrap();
+        assert_eq!(legacy.selfplay.search.simulations, 7);
+        assert_eq!(legacy.selfplay.search.root, zero_search::RootSearch::Puct);
+        assert_eq!(legacy.selfplay.workers, 2);
+        // The nested table wins over a legacy key, and a --set of the old key still lands.
+        let both = RunConfig::parse_with_overrides(
+            "game = \"tours\"\n[selfplay.search]\nsimulations = 9\n",
+            "t.toml",
+            &["selfplay.c_puct=2.5".to_string(), "selfplay.simulations=3".to_string()],
+        )
+        .unwrap();
+        assert_eq!(both.selfplay.search.simulations, 9);
+        assert_eq!(both.selfplay.search.c_puct, 2.5);
+        // Unknown keys are still refused with their full path, in either table.
+        let err = RunConfig::parse("game = \"tours\"\n[selfplay.search]\nsimulation = 9\n", "t.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("selfplay.search.simulation"), "{err}");
+        let err = RunConfig::parse("game = \"tours\"\n[selfplay.search]\nsimulations = 0\n", "t.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("selfplay.search.simulations"), "{err}");
+    }
+
+    #[test]
+    fn differing_keys_name_each_changed_value_by_its_full_path() {
+        let base = RunConfig::parse("game = \"tours\"\n", "t.toml").unwrap();
+        assert!(base.differing_keys(&base.clone()).is_empty());
+        let changed = RunConfig::parse_with_overrides(
+            &base.to_toml(),
+            "t.toml",
+            &["run.generations=7".to_string(), "network.blocks=3".to_string()],
+        )
+        .unwrap();
+        assert_eq!(
+            base.differing_keys(&changed),
+            vec!["network.blocks".to_string(), "run.generations".to_string()]
+        );
+        // A key present in only one of them counts as changed.
+        let mut with_variant = base.clone();
+        with_variant.variant = Some("standard".to_string());
+        assert_eq!(base.differing_keys(&with_variant), vec!["variant".to_string()]);
+    }
+
+    #[test]
+    fn overrides_are_applied_and_checked_like_the_file() {
+        let text = "game = \"bashni\"\n[network]\nblocks = 2\n";
+        let set = |o: &[&str]| {
+            let o: Vec<String> = o.iter().map(|s| s.to_string()).collect();
+            RunConfig::parse_with_overrides(text, "t.toml", &o)
+        };
+        let c = set(&[
+            "network.blocks=5",
+            "network.global_pool=true",
+            "rules=[\"max_plies=100\"]",
+        ])
+        .unwrap();
+        assert_eq!(c.network.blocks, 5);
+        assert!(c.network.global_pool);
+        assert_eq!(c.rules, vec!["max_plies=100".to_string()]);
+        let err = format!("{:#}", set(&["network.blokcs=5"]).unwrap_err());
+        assert!(err.contains("network.blokcs"), "{err}");
+        let err = format!("{:#}", set(&["network.blocks=many"]).unwrap_err());
+        assert!(err.contains("network.blocks"), "{err}");
+        let err = format!("{:#}", set(&["game.x=1"]).unwrap_err());
+        assert!(err.contains("`game` is not a table"), "{err}");
+        assert!(set(&["noequals"]).is_err());
+        // The resolved config round-trips.
+        let again = RunConfig::parse(&c.to_toml(), "resolved").unwrap();
+        assert_eq!(again, c);
+        let bad_rules = set(&["rules=[\"max_plies=x\"]"]).unwrap_err();
+        assert!(format!("{bad_rules:#}").contains("max_plies"), "{bad_rules:#}");
+    }
+}

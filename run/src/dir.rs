@@ -1,0 +1,361 @@
+//! A run directory: its layout, the lock that keeps a second process out, and the state that says where a killed
+//! run resumes.
+//!
+//! ```text
+//! RUN_DIR/
+//!   config.toml        the resolved config (every default written out)
+//!   version.txt        the zero version and git revision that made the run
+//!   run.lock           held (flock) by the process driving the run; names it
+//!   state.json         the next generation and phase (written atomically after each phase)
+//!   data/              self-play shards: g0003-….parquet (+ .games.parquet), one finished game per shard while
+//!                      the generation plays, merged into one g0003-…-merged shard once it is finished
+//!   checkpoints/       gen-0004.safetensors (+ .train.safetensors: optimizer and data cursor)
+//!   games/             evaluation games, one file per pairing: baselines/random-vs-greedy.jsonl (played once),
+//!                      gen-0004/vs-random.jsonl, gen-0004/vs-gen3.jsonl (see `evaluate`)
+//!   openings.json      the evaluation openings, generated once
+//!   metrics.jsonl      one line per training step
+//!   generations.jsonl  one summary line per generation
+//!   report/            index.html and the plots
+//! ```
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use zero_data::ShardSet;
+use zero_games::EndReason;
+use zero_model::Checkpoint;
+
+/// What a run is doing; `state.json` records the next phase to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Selfplay,
+    Train,
+    Evaluate,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunState {
+    /// The generation in progress: its self-play uses network `generation` (none for 0), its training makes
+    /// network `generation + 1`.
+    pub generation: u32,
+    pub phase: Phase,
+    /// Seconds of work over every session of the run.
+    pub elapsed_seconds: f64,
+    /// The network the next self-play uses: the newest one, or with `run.gate` the last one promoted (absent in
+    /// a new run, and in runs made before it was recorded: then the newest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selfplay_network: Option<u32>,
+}
+
+impl Default for RunState {
+    fn default() -> Self {
+        RunState {
+            generation: 0,
+            phase: Phase::Selfplay,
+            elapsed_seconds: 0.0,
+            selfplay_network: None,
+        }
+    }
+}
+
+pub struct RunDir {
+    root: PathBuf,
+    /// Held for the life of the process: the OS releases the lock when it dies, even by kill -9.
+    _lock: File,
+}
+
+impl RunDir {
+    /// Opens (creating if needed) and locks a run directory; fails with the holder's name when another process
+    /// drives it.
+    pub fn open(root: &Path) -> Result<RunDir> {
+        for sub in ["data", "checkpoints", "games", "report"] {
+            std::fs::create_dir_all(root.join(sub))
+                .with_context(|| format!("creating {}", root.join(sub).display()))?;
+        }
+        let lock_path = root.join("run.lock");
+        let mut lock = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path)
+            .with_context(|| format!("opening {}", lock_path.display()))?;
+        if lock.try_lock().is_err() {
+            let holder = std::fs::read_to_string(&lock_path).unwrap_or_default();
+            bail!(
+                "run directory {} is in use by another process ({}); stop it first, or use another --run-dir",
+                root.display(),
+                holder.trim()
+            );
+        }
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+        lock.set_len(0)?;
+        writeln!(lock, "pid {} on {}", std::process::id(), host.trim())?;
+        let dir = RunDir {
+            root: root.to_path_buf(),
+            _lock: lock,
+        };
+        dir.clean_leftovers()?;
+        Ok(dir)
+    }
+
+    /// Removes what a killed process left half-written: temporaries everywhere and orphaned shard halves.
+    fn clean_leftovers(&self) -> Result<()> {
+        let removed = zero_data::clean_incomplete(&self.data_dir()).context("cleaning the data directory")?;
+        let mut count = removed.len();
+        let mut dirs = vec![
+            self.root.clone(),
+            self.checkpoints_dir(),
+            self.games_dir(),
+            self.report_dir(),
+        ];
+        // Evaluation games live one level down, a folder per generation.
+        for entry in std::fs::read_dir(self.games_dir())?.flatten() {
+            if entry.path().is_dir() {
+                dirs.push(entry.path());
+            }
+        }
+        for sub in dirs {
+            for entry in std::fs::read_dir(&sub)?.flatten() {
+                if zero_games::files::is_temporary(&entry.path()) {
+                    std::fs::remove_file(entry.path())?;
+                    count += 1;
+                }
+            }
+        }
+        if count > 0 {
+            eprintln!("zero run: removed {count} half-written file(s) left by an interrupted run");
+        }
+        Ok(())
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+    pub fn name(&self) -> String {
+        self.root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "run".to_string())
+    }
+    pub fn config_path(&self) -> PathBuf {
+        self.root.join("config.toml")
+    }
+    pub fn data_dir(&self) -> PathBuf {
+        self.root.join("data")
+    }
+    pub fn checkpoints_dir(&self) -> PathBuf {
+        self.root.join("checkpoints")
+    }
+    pub fn games_dir(&self) -> PathBuf {
+        self.root.join("games")
+    }
+    pub fn report_dir(&self) -> PathBuf {
+        self.root.join("report")
+    }
+    pub fn metrics_path(&self) -> PathBuf {
+        self.root.join("metrics.jsonl")
+    }
+    pub fn generations_path(&self) -> PathBuf {
+        self.root.join("generations.jsonl")
+    }
+    pub fn openings_path(&self) -> PathBuf {
+        self.root.join("openings.json")
+    }
+    /// The network made by the training of generation `generation - 1`.
+    pub fn checkpoint(&self, generation: u32) -> PathBuf {
+        checkpoint_path(&self.root, generation)
+    }
+
+    pub fn load_state(&self) -> Result<RunState> {
+        Self::read_state(&self.root)
+    }
+
+    /// The state of the run in `root`, read without taking its lock (for processes that follow a run).
+    pub fn read_state(root: &Path) -> Result<RunState> {
+        let path = root.join("state.json");
+        match std::fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(RunState::default()),
+            Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+        }
+    }
+
+    pub fn save_state(&self, state: &RunState) -> Result<()> {
+        let path = self.root.join("state.json");
+        let text = serde_json::to_string_pretty(state)?;
+        zero_games::files::write_atomically(&path, text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))
+    }
+
+    /// Appends one JSON line (a torn last line from a kill is skipped by readers).
+    pub fn append_line(path: &Path, value: &impl Serialize) -> Result<()> {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        let mut line = serde_json::to_string(value)?;
+        line.push('\n');
+        file.write_all(line.as_bytes())?;
+        file.sync_data()?;
+        Ok(())
+    }
+
+    /// Merges the one-game shards that the run's own self-play wrote for generations up to `last` (each one
+    /// finished) into one shard per generation, named after its first ([`zero_data::merge_shards`]: crash-safe,
+    /// same rows in the same order). A generation that cannot be merged (a damaged shard) stays as it is, with a
+    /// warning: the replay window reports and skips a damaged shard either way. Followers' shards are left alone,
+    /// since a follower may still be writing into a generation the run has finished.
+    pub fn merge_selfplay_shards(&self, last: u32) -> Result<()> {
+        let data = self.data_dir();
+        let set = ShardSet::scan(&data).with_context(|| format!("reading {}", data.display()))?;
+        // The set is newest first; each generation's sources go oldest first.
+        let mut by_generation: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+        for shard in set.shards().iter().rev() {
+            if let Some(g) = own_selfplay_shard_generation(&shard.name).filter(|&g| g <= last) {
+                by_generation.entry(g).or_default().push(shard.name.clone());
+            }
+        }
+        for (g, sources) in by_generation {
+            if sources.len() < 2 {
+                continue;
+            }
+            let merged = (1..)
+                .map(|k| match k {
+                    1 => format!("{}{}", sources[0], zero_data::MERGED_SUFFIX),
+                    k => format!("{}-{k}{}", sources[0], zero_data::MERGED_SUFFIX),
+                })
+                .find(|name| !zero_data::shard_paths(&data, name).0.exists())
+                .expect("some name is free");
+            if let Err(e) = zero_data::merge_shards(&data, &merged, &sources) {
+                eprintln!(
+                    "zero run: generation {g}'s {} self-play shards stay unmerged: {e}",
+                    sources.len()
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// What the complete shards of generation `generation` in `data/` hold (the run's and followers' games, from
+    /// every session that played them).
+    pub fn generation_data(&self, generation: u32) -> Result<GenerationGames> {
+        let prefix = shard_prefix(generation);
+        let mut data = GenerationGames::default();
+        let dir = self.data_dir();
+        let set = ShardSet::scan(&dir).with_context(|| format!("reading {}", dir.display()))?;
+        // A positions file without its games file (never written so) is left out, as a games file alone is.
+        for shard in set
+            .shards()
+            .iter()
+            .filter(|s| s.name.starts_with(&prefix) && s.games_path.exists())
+        {
+            let (_, records) = zero_data::read_games(&shard.games_path)
+                .with_context(|| format!("reading {}", shard.games_path.display()))?;
+            for game in &records {
+                data.games += 1;
+                data.plies += u64::from(game.plies);
+                data.draws += u64::from(game.winner.is_none());
+                data.resignations += u64::from(game.reason == EndReason::Resignation.as_str());
+            }
+            data.positions += zero_data::ShardFile::open(&shard.positions_path)
+                .with_context(|| format!("reading {}", shard.positions_path.display()))?
+                .rows() as u64;
+        }
+        Ok(data)
+    }
+}
+
+/// The finished self-play games of one generation, as its shards hold them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GenerationGames {
+    pub games: u64,
+    pub positions: u64,
+    /// Plies of all the games together.
+    pub plies: u64,
+    pub draws: u64,
+    pub resignations: u64,
+}
+
+impl GenerationGames {
+    /// `count` per game: a share of the games, or a mean (0 without games).
+    pub fn per_game(&self, count: u64) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            count as f64 / self.games as f64
+        }
+    }
+}
+
+/// The generation of a shard the run's own self-play wrote (`g0004-000123-00000`: generation, games the generation
+/// had before the session, shard), or `None` for any other name (a follower's, a merged one).
+fn own_selfplay_shard_generation(name: &str) -> Option<u32> {
+    let b = name.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    let own = b.len() == 18 && b[0] == b'g' && b[5] == b'-' && b[12] == b'-' && digits(1..5) && digits(6..12);
+    (own && digits(13..18)).then(|| name[1..5].parse().ok()).flatten()
+}
+
+/// Network `generation` of the run in `root`.
+pub fn checkpoint_path(root: &Path, generation: u32) -> PathBuf {
+    root.join("checkpoints")
+        .join(format!("gen-{generation:04}.safetensors"))
+}
+
+/// The start of the names of generation `generation`'s shards.
+pub fn shard_prefix(generation: u32) -> String {
+    format!("g{generation:04}-")
+}
+
+/// The checkpoint under `RUN_DIR/checkpoints/` with the highest generation (then step, then name).
+pub fn newest_checkpoint(run_dir: &Path) -> Result<PathBuf> {
+    let dir = run_dir.join("checkpoints");
+    let entries = std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))?;
+    let mut best: Option<((u32, u64, PathBuf), PathBuf)> = None;
+    for entry in entries {
+        let path = entry?.path();
+        if path.extension().and_then(|e| e.to_str()) != Some("safetensors") {
+            continue;
+        }
+        // A checkpoint that does not verify is not a candidate (a torn file from a killed run, say).
+        let Ok(meta) = Checkpoint::read_meta(&path) else {
+            continue;
+        };
+        let key = (meta.generation, meta.step, path.clone());
+        if best.as_ref().is_none_or(|(k, _)| key > *k) {
+            best = Some((key, path));
+        }
+    }
+    match best {
+        Some((_, path)) => Ok(path),
+        None => bail!("no valid checkpoint under {}", dir.display()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_runs_own_one_game_shards_are_merge_sources() {
+        assert_eq!(own_selfplay_shard_generation("g0004-000123-00000"), Some(4));
+        assert_eq!(own_selfplay_shard_generation("g0123-000000-00017"), Some(123));
+        for other in [
+            "g0004-000000-00000-merged",
+            "g0004-follow-host-77-00001-00000",
+            "g0004-000123-0000",
+            "g00x4-000123-00000",
+            "h0004-000123-00000",
+            "g0004_000123-00000",
+            "g0004-000123-00000.games",
+        ] {
+            assert_eq!(own_selfplay_shard_generation(other), None, "{other}");
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! A generation's evaluation inside a run.
+//!
+//! The new network plays each baseline and its parent; the baselines play each other once per run (their games
+//! would not change from one generation to the next, and alpha-beta's are the slowest to play). Each pairing's
+//! games are written to a file of their own when the pairing finishes, atomically, so an evaluation killed
+//! half-way replays only the pairings it had not finished:
+//!
+//! ```text
+//! games/baselines/random-vs-greedy.jsonl       played once, by the first evaluation that needs them
+//! games/gen-0004/vs-alphabeta_depth_4.jsonl    network gen4 against a baseline
+//! games/gen-0004/vs-gen3.jsonl                 ... and against its parent
+//! ```
+//!
+//! Ratings are fitted over every evaluation game of the run (Bradley-Terry, anchored at `random`), so each
+//! generation's rating rests on all the games so far, and the baselines' ratings settle as the run goes on.
+//! A player's name is its identity in that pool: a config that changes `eval_simulations` part-way makes the
+//! later networks a different kind of player under the same kind of name, which the pool cannot tell apart.
+
+use crate::config::RunConfig;
+use crate::dir::RunDir;
+use crate::summary::{is_network_name, network_name};
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use zero_arena::{Entrant, MatchOptions, MatchRecord, OpeningBook, Standings, head_to_head, rate_records};
+use zero_games::Registered;
+
+/// The player every rating is relative to, when the run's baselines include it.
+const ANCHOR: &str = "random";
+
+/// One pairing to play (or already played): its players and where its games are kept.
+pub(crate) struct Pairing<'a, G: Registered> {
+    pub a: &'a Entrant<G>,
+    pub b: &'a Entrant<G>,
+    pub file: PathBuf,
+    /// Where in the opening book the pairing starts, so that a generation's pairings cover different openings.
+    pub first_opening: usize,
+}
+
+impl<G: Registered> Pairing<'_, G> {
+    /// The pairing's `games` games (paired colours): read back from its file when it has one, else played and
+    /// written there atomically. The seed comes from the file's name within the run, so the same pairing always
+    /// plays the same games, whichever process or machine plays it.
+    pub fn games(
+        &self,
+        rules: &G::Rules,
+        dir: &RunDir,
+        run_seed: u64,
+        book: &OpeningBook,
+        games: usize,
+    ) -> Result<Vec<MatchRecord>> {
+        if self.file.exists() {
+            return Ok(zero_arena::records::read_jsonl(&self.file)?);
+        }
+        let options = MatchOptions {
+            games_per_pair: games,
+            seed: zero_selfplay::derive_seed(run_seed, stable_hash(&self.file, dir.root())),
+            first_opening: self.first_opening,
+            ..Default::default()
+        };
+        let records = head_to_head::<G>(rules, self.a, self.b, book, &options)
+            .with_context(|| format!("playing {} against {}", self.a.name(), self.b.name()))?;
+        zero_arena::records::write_jsonl(&self.file, &records)?;
+        Ok(records)
+    }
+}
+
+/// Plays what generation `generation`'s evaluation still lacks and rates the run's whole pool.
+pub fn evaluate<G: Registered>(
+    config: &RunConfig,
+    dir: &RunDir,
+    rules: &G::Rules,
+    book: &OpeningBook,
+    generation: u32,
+) -> Result<Standings> {
+    let baselines = config
+        .run
+        .eval_baselines
+        .iter()
+        .map(|spec| Entrant::<G>::parse(spec).with_context(|| format!("run.eval_baselines: {spec:?}")))
+        .collect::<Result<Vec<_>>>()?;
+    let network = entrant::<G>(config, dir, generation)?;
+    let parent = if config.run.eval_previous && generation >= 2 {
+        Some(entrant::<G>(config, dir, generation - 1)?)
+    } else {
+        None
+    };
+
+    check_names(&baselines, &network)?;
+    let pairings = pairings(config, dir, &baselines, &network, parent.as_ref(), generation)?;
+    let todo: Vec<&Pairing<G>> = pairings.iter().filter(|p| !p.file.exists()).collect();
+    let mut games_played = 0;
+    if !todo.is_empty() {
+        let bar = ProgressBar::new(todo.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("evaluating {bar:30} {pos}/{len} pairings, {msg}, ETA {eta}")
+                .expect("template"),
+        );
+        for p in todo {
+            bar.set_message(format!("{} vs {}", p.a.name(), p.b.name()));
+            games_played += p.games(rules, dir, config.run.seed, book, config.run.eval_games)?.len();
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+    }
+    let pool = read_pool(&dir.games_dir())?;
+    let standings = rate_records(&pool, ANCHOR).context("rating the run's evaluation games")?;
+    eprintln!(
+        "evaluation of {}: {games_played} games played now, {} in the run's pool",
+        network.name(),
+        pool.len()
+    );
+    Ok(standings)
+}
+
+/// Refuses two players of one name, and a baseline named like one of the run's networks.
+fn check_names<G: Registered>(baselines: &[Entrant<G>], network: &Entrant<G>) -> Result<()> {
+    let mut names: Vec<&str> = baselines.iter().map(|b| b.name()).collect();
+    names.push(network.name());
+    for (i, name) in names.iter().enumerate() {
+        if names[..i].contains(name) {
+            bail!("run.eval_baselines: two players are named {name:?}; label one with name=LABEL");
+        }
+        if i < baselines.len() && is_network_name(name) {
+            bail!("run.eval_baselines: {name:?} is how the run names its networks; label the baseline with name=LABEL");
+        }
+    }
+    Ok(())
+}
+
+/// The pairings of generation `generation`'s evaluation: each pair of baselines (kept once per run), and the
+/// network against each baseline and its parent; their folders are made. Each pairing has a file of its own.
+fn pairings<'a, G: Registered>(
+    config: &RunConfig,
+    dir: &RunDir,
+    baselines: &'a [Entrant<G>],
+    network: &'a Entrant<G>,
+    parent: Option<&'a Entrant<G>>,
+    generation: u32,
+) -> Result<Vec<Pairing<'a, G>>> {
+    let half = config.run.eval_games.div_ceil(2);
+    let mut pairings = Vec::new();
+    let baselines_dir = dir.games_dir().join("baselines");
+    for (i, a) in baselines.iter().enumerate() {
+        for b in &baselines[i + 1..] {
+            let first_opening = pairings.len() * half;
+            pairings.push(Pairing {
+                a,
+                b,
+                file: baselines_dir.join(format!("{}-vs-{}.jsonl", file_stem(a.name()), file_stem(b.name()))),
+                first_opening,
+            });
+        }
+    }
+    let generation_dir = dir.games_dir().join(format!("gen-{generation:04}"));
+    for (k, b) in baselines.iter().chain(parent).enumerate() {
+        pairings.push(Pairing {
+            a: network,
+            b,
+            file: generation_dir.join(format!("vs-{}.jsonl", file_stem(b.name()))),
+            first_opening: k * half,
+        });
+    }
+    for (i, p) in pairings.iter().enumerate() {
+        if pairings[..i].iter().any(|q| q.file == p.file) {
+            bail!(
+                "run.eval_baselines: {:?} and another baseline would share the games file {}; label one with name=LABEL",
+                p.b.name(),
+                p.file.display()
+            );
+        }
+    }
+    for folder in [&baselines_dir, &generation_dir] {
+        std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
+    }
+    Ok(pairings)
+}
+
+/// Network `generation` as an arena player, under its run name.
+pub(crate) fn entrant<G: Registered>(config: &RunConfig, dir: &RunDir, generation: u32) -> Result<Entrant<G>> {
+    let spec = format!(
+        "ckpt:{},sims={},name={}",
+        dir.checkpoint(generation).display(),
+        config.run.eval_simulations,
+        network_name(generation)
+    );
+    Ok(Entrant::parse(&spec)?)
+}
+
+/// Every evaluation game of a run: the `.jsonl` files under `games/` and one level of folders below it
+/// (runs made before pairings had files of their own kept one `gen-NNNN.jsonl` per generation; they count too).
+pub fn read_pool(games_dir: &Path) -> Result<Vec<MatchRecord>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(games_dir).with_context(|| format!("reading {}", games_dir.display()))? {
+        let path = entry?.path();
+        if path.is_dir() {
+            for inner in std::fs::read_dir(&path).with_context(|| format!("reading {}", path.display()))? {
+                files.push(inner?.path());
+            }
+        } else {
+            files.push(path);
+        }
+    }
+    files.retain(|p| p.extension().is_some_and(|e| e == "jsonl") && !zero_games::files::is_temporary(p));
+    files.sort();
+    let mut records = Vec::new();
+    for file in files {
+        records.extend(zero_arena::records::read_jsonl(&file)?);
+    }
+    Ok(records)
+}
+
+/// A player's name as part of a file name: letters, digits, `.` and `-` kept, anything else `_`.
+fn file_stem(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// FNV-1a of a path relative to the run directory: the same on every machine that shares the run.
+fn stable_hash(path: &Path, root: &Path) -> u64 {
+    let relative = path.strip_prefix(root).unwrap_or(path);
+    relative
+        .to_string_lossy()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_stems_keep_names_readable_and_safe() {
+        assert_eq!(file_stem("alphabeta:depth=4"), "alphabeta_depth_4");
+        assert_eq!(file_stem("gen12"), "gen12");
+        assert_eq!(file_stem("../x y"), ".._x_y");
+    }
+
+    #[test]
+    fn pairing_seeds_depend_on_the_pairing_not_on_where_the_run_lives() {
+        let a = stable_hash(
+            Path::new("/runs/a/games/gen-0001/vs-random.jsonl"),
+            Path::new("/runs/a"),
+        );
+        let b = stable_hash(Path::new("/mnt/b/games/gen-0001/vs-random.jsonl"), Path::new("/mnt/b"));
+        let c = stable_hash(
+            Path::new("/runs/a/games/gen-0002/vs-random.jsonl"),
+            Path::new("/runs/a"),
+        );
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+}

@@ -1,0 +1,96 @@
+//! Following a run (`zero selfplay --follow RUN_DIR`): an extra self-play process for a run, on this machine or
+//! another one sharing the run directory. Its shards are named after the generation of the network that played
+//! them (`g0003-follow-…`), so the run counts them towards that generation and its trainer reads them like its
+//! own.
+
+use crate::config::RunConfig;
+use crate::dir::{Phase, RunDir, RunState, checkpoint_path, shard_prefix};
+use crate::play::{PlayJob, play_games};
+use anyhow::Result;
+use std::path::Path;
+use zero_games::Encoding;
+
+/// How a follower plays: its workers and seed (default: the run's), and games per batch between looks at the
+/// run's newest network.
+#[derive(Debug, Clone, Copy)]
+pub struct FollowOptions {
+    pub workers: Option<usize>,
+    pub seed: Option<u64>,
+    pub games_per_batch: usize,
+}
+
+/// Plays batches of games for the run in `run_dir` until it has done all its generations.
+pub fn follow<G: Encoding>(config: &RunConfig, run_dir: &Path, options: FollowOptions) -> Result<()> {
+    let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+    let mut sp = config.selfplay.clone();
+    if let Some(w) = options.workers {
+        sp.workers = w.max(1);
+    }
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_else(|_| "host".to_string());
+    let host: String = host.trim().chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    let run_name = run_dir
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for round in 0u64.. {
+        let state = RunDir::read_state(run_dir)?;
+        if state.generation >= config.run.generations {
+            println!(
+                "zero selfplay: {} has finished its {} generations",
+                run_dir.display(),
+                state.generation
+            );
+            return Ok(());
+        }
+        let (generation, network) = network_to_follow(config, run_dir, &state);
+        let model = if network == 0 {
+            "uniform".to_string()
+        } else {
+            checkpoint_path(run_dir, network).display().to_string()
+        };
+        sp.seed = zero_selfplay::derive_seed(options.seed.unwrap_or(sp.seed) ^ std::process::id() as u64, round);
+        let job = PlayJob {
+            config: &sp,
+            model: &model,
+            games: options.games_per_batch.max(1),
+            out: &run_dir.join("data"),
+            prefix: format!(
+                "{}follow-{host}-{}-{round:05}",
+                shard_prefix(generation),
+                std::process::id()
+            ),
+            games_per_shard: 1,
+            run: &run_name,
+        };
+        let (stats, secs) = play_games::<G>(&rules, job)?;
+        println!(
+            "zero selfplay: {} games of generation {generation} with network {network} into {} ({:.0} positions/s)",
+            stats.games,
+            run_dir.join("data").display(),
+            stats.positions as f64 / secs.max(1e-9)
+        );
+    }
+    Ok(())
+}
+
+/// The generation a follower's games count towards and the network it plays them with: the one the run's own
+/// self-play uses (with gating, the last one promoted; else the newest the run has made, none in generation 0).
+fn network_to_follow(config: &RunConfig, run_dir: &Path, state: &RunState) -> (u32, u32) {
+    match state.selfplay_network {
+        Some(network) if config.run.gate => {
+            let generation = if state.phase == Phase::Selfplay {
+                state.generation
+            } else {
+                state.generation + 1
+            };
+            (generation, network)
+        }
+        _ => {
+            let newest = (1..=state.generation + 1)
+                .rev()
+                .find(|g| checkpoint_path(run_dir, *g).exists())
+                .unwrap_or(0);
+            (newest, newest)
+        }
+    }
+}

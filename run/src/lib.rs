@@ -1,0 +1,30 @@
+//! The training run of zero (`zero run`): the loop that alternates self-play, training and evaluation,
+//! generation after generation, in a run directory that lets a killed run resume where it stopped.
+//!
+//! - [`config`]: [`RunConfig`], the run's TOML file, with `--set` overrides and the keys a resumed run may
+//!   change.
+//! - [`dir`]: the run directory: state, checkpoints, shards, records, atomic writes and the run's lock.
+//! - [`run_loop`]: [`run`], the loop itself, one phase after another, with its terminal summary.
+//! - [`play`]: self-play jobs with a progress bar ([`play::play_games`]), shared with `zero selfplay`.
+//! - [`training`]: the replay window over a data directory and the memory check, shared with `zero train`.
+//! - [`evaluate`]: each generation's pairings against the baselines and its parent, rated over the run's pool.
+//! - [`gate`]: the optional SPRT gate that decides which network self-play uses.
+//! - [`follow`]: extra self-play processes joining a run (`zero selfplay --follow`).
+//! - [`summary`]: what the run records of each generation; [`report`]: its plots and HTML page.
+//!
+//! Dependencies point one way: [`run_loop`] uses the phases, which use [`dir`], [`config`] and [`summary`];
+//! [`report`] reads only the records. See `docs/run.md`.
+
+pub mod config;
+pub mod dir;
+pub mod evaluate;
+pub mod follow;
+pub mod gate;
+pub mod play;
+pub mod report;
+pub mod run_loop;
+pub mod summary;
+pub mod training;
+
+pub use config::{LoopConfig, RESUMABLE_KEYS, RunConfig};
+pub use run_loop::{DEFAULT_CONFIG, RunRequest, run};

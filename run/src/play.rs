@@ -1,0 +1,127 @@
+//! Self-play jobs with a progress bar: the evaluator each worker uses (a checkpoint's network, or random
+//! rollouts for generation 0), the shard header the trainer will require, and [`play_games`], which the run
+//! loop, its followers and `zero selfplay` all go through.
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use zero_data::ShardHeader;
+use zero_games::Encoding;
+use zero_model::{Checkpoint, NetworkEvaluator};
+use zero_search::{EvalRequest, Evaluation, Evaluator, RolloutEvaluator};
+use zero_selfplay::{Progress, SelfPlayConfig, SelfPlayStats, ShardSink, run_selfplay, worker_seed};
+
+/// The evaluator a worker uses: a network from a checkpoint, or random rollouts. One per worker thread, so the
+/// size difference between the variants does not matter.
+#[allow(clippy::large_enum_variant)]
+pub enum AnyEvaluator<G> {
+    Network(NetworkEvaluator<G>),
+    Rollout(RolloutEvaluator),
+}
+
+impl<G: Encoding> Evaluator<G> for AnyEvaluator<G> {
+    fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
+        match self {
+            AnyEvaluator::Network(e) => e.evaluate(batch),
+            AnyEvaluator::Rollout(e) => e.evaluate(batch),
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            AnyEvaluator::Network(e) => e.name(),
+            AnyEvaluator::Rollout(e) => Evaluator::<G>::name(e),
+        }
+    }
+}
+
+/// Builds worker `w`'s evaluator for `model` (`uniform` or a checkpoint path), on the CPU.
+pub fn make_evaluator<G: Encoding>(model: &str, config: &SelfPlayConfig, w: usize) -> Result<AnyEvaluator<G>, String> {
+    if model == "uniform" {
+        return Ok(AnyEvaluator::Rollout(RolloutEvaluator::new(
+            worker_seed(config.seed, w),
+            config.rollout_max_actions,
+        )));
+    }
+    NetworkEvaluator::<G>::from_checkpoint(Path::new(model), tch::Device::Cpu, config.precision)
+        .map(|e| AnyEvaluator::Network(e.with_cache(config.eval_cache)))
+        .map_err(|e| e.to_string())
+}
+
+/// The shard header every shard of this run carries.
+pub fn shard_header<G: Encoding>(rules: &G::Rules, run: &str, model: &str) -> Result<ShardHeader> {
+    let (generation, model_id) = if model == "uniform" {
+        (0, "uniform".to_string())
+    } else {
+        let meta = Checkpoint::read_meta(Path::new(model)).with_context(|| format!("reading {model}"))?;
+        let id = Path::new(model)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        (meta.generation, id)
+    };
+    // What the trainer will require of the shards, so the two cannot drift apart.
+    Ok(zero_train::shard_spec::<G>(rules).header(run, generation, &model_id))
+}
+
+/// One self-play job: `games` games with `model`, written as shards named `prefix-…` into `out`.
+pub struct PlayJob<'a> {
+    pub config: &'a SelfPlayConfig,
+    pub model: &'a str,
+    pub games: usize,
+    pub out: &'a Path,
+    pub prefix: String,
+    pub games_per_shard: usize,
+    /// Recorded in every shard's header.
+    pub run: &'a str,
+}
+
+/// Plays a job with a progress bar (games, positions/s, evaluations/s, mean batch, ETA); returns the stats and
+/// the seconds it took.
+pub fn play_games<G: Encoding>(rules: &G::Rules, job: PlayJob<'_>) -> Result<(SelfPlayStats, f64)> {
+    let header = shard_header::<G>(rules, job.run, job.model)?;
+    std::fs::create_dir_all(job.out).with_context(|| format!("creating {}", job.out.display()))?;
+    let mut sink = ShardSink::new(
+        job.out.to_path_buf(),
+        job.prefix.clone(),
+        header,
+        job.games_per_shard.max(1),
+    );
+    let progress = Progress::default();
+    let finished = AtomicBool::new(false);
+    let bar = ProgressBar::new(job.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template("self-play {bar:30} {pos}/{len} games, {msg}, ETA {eta}")
+            .expect("a valid template"),
+    );
+    let start = Instant::now();
+    let stats = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                bar.set_position(Progress::get(&progress.games));
+                bar.set_message(format!(
+                    "{:.0} positions/s, {:.0} evals/s, mean batch {:.1}",
+                    Progress::get(&progress.positions) as f64 / secs,
+                    Progress::get(&progress.evaluations) as f64 / secs,
+                    progress.mean_batch()
+                ));
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        });
+        let result = run_selfplay::<G, _, _>(
+            job.config,
+            rules,
+            job.games,
+            |w| make_evaluator::<G>(job.model, job.config, w),
+            &mut sink,
+            &progress,
+        );
+        finished.store(true, Ordering::Relaxed);
+        result
+    })?;
+    bar.finish_and_clear();
+    Ok((stats, start.elapsed().as_secs_f64()))
+}

@@ -1,0 +1,95 @@
+//! A run's report (`zero report RUN_DIR`): PNG plots of a run (loss terms, Elo against generation and against wall-clock time, game
+//! length, draw and resign rates) and an HTML page that shows them with the run's config. Fonts are embedded
+//! (DejaVu Sans through ab_glyph), so the report renders on a bare machine. `zero run` refreshes it after each
+//! generation.
+
+mod plots;
+
+use crate::summary::{GenerationSummary, read_generations, read_jsonl};
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+
+/// The files of a report.
+pub struct Report {
+    pub html: PathBuf,
+    pub plots: Vec<PathBuf>,
+}
+
+/// Draws the plots and the page into `RUN_DIR/report/`, each file written atomically.
+pub fn write_report(run_dir: &Path) -> Result<Report> {
+    let out = run_dir.join("report");
+    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    let generations = read_generations(&run_dir.join("generations.jsonl"))?;
+    let steps: Vec<serde_json::Map<String, serde_json::Value>> = read_jsonl(&run_dir.join("metrics.jsonl"))?;
+    let config = std::fs::read_to_string(run_dir.join("config.toml")).unwrap_or_default();
+
+    let mut plots = Vec::new();
+    for (name, draw) in [
+        (
+            "losses.png",
+            plots::losses
+                as fn(&Path, &[GenerationSummary], &[serde_json::Map<String, serde_json::Value>]) -> Result<bool>,
+        ),
+        ("elo-generation.png", plots::elo_by_generation),
+        ("elo-time.png", plots::elo_by_time),
+        ("game-length.png", plots::game_length),
+        ("draws-resigns.png", plots::rates),
+    ] {
+        let path = out.join(name);
+        if draw(&path, &generations, &steps)? {
+            plots.push(path);
+        }
+    }
+    let html = out.join("index.html");
+    let page = page(run_dir, &generations, &plots, &config);
+    zero_games::files::write_atomically(&html, page.as_bytes())
+        .with_context(|| format!("writing {}", html.display()))?;
+    Ok(Report { html, plots })
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], config: &str) -> String {
+    let title = run_dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut rows = String::new();
+    for g in generations {
+        let net = g.ratings.iter().find(|r| r.player == g.network);
+        let elo = net.map_or("-".to_string(), |r| {
+            format!("{:.0} [{:.0}, {:.0}]", r.elo, r.low, r.high)
+        });
+        let gate = g.gate.as_ref().map_or(String::new(), |gate| {
+            format!(
+                "{} {} ({} games)",
+                if gate.promoted { "replaces" } else { "kept" },
+                gate.opponent,
+                gate.games
+            )
+        });
+        rows.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}%</td><td>{}</td><td>{}</td></tr>\n",
+            g.generation,
+            g.games,
+            g.positions,
+            g.positions_per_second.map_or_else(|| "-".to_string(), |p| format!("{p:.0}")),
+            g.mean_game_length,
+            100.0 * g.draw_rate,
+            escape(&elo),
+            escape(&gate)
+        ));
+    }
+    let images: String = plots
+        .iter()
+        .filter_map(|p| p.file_name())
+        .map(|n| format!("<img src=\"{0}\" alt=\"{0}\">\n", n.to_string_lossy()))
+        .collect();
+    format!(
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>zero run {t}</title>\n<style>body{{font-family:sans-serif;margin:2em}}img{{max-width:48%;margin:0.5%}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}}pre{{background:#f4f4f4;padding:1em}}</style></head>\n<body><h1>zero run {t}</h1>\n<h2>Generations</h2>\n<table><tr><th>generation</th><th>games</th><th>positions</th><th>positions/s</th><th>mean length</th><th>draws</th><th>Elo [95%]</th><th>gate</th></tr>\n{rows}</table>\n<h2>Plots</h2>\n{images}<h2>Config</h2>\n<pre>{config}</pre>\n</body></html>\n",
+        t = escape(&title),
+        config = escape(config)
+    )
+}

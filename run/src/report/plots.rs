@@ -1,0 +1,281 @@
+//! The report's charts, drawn with plotters into PNG files. Each function returns whether it had data to draw.
+
+use crate::summary::GenerationSummary;
+use anyhow::{Result, anyhow};
+use plotters::prelude::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Once;
+
+type StepRows = [serde_json::Map<String, serde_json::Value>];
+
+const SIZE: (u32, u32) = (900, 540);
+const COLOURS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+];
+
+/// plotters' ab_glyph backend knows no system fonts: register the embedded one once.
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Registration fails only on invalid font bytes, which the embedded font is not.
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular());
+    });
+}
+
+/// A point: x, y and an optional (low, high) error bar.
+type Point = (f64, f64, Option<(f64, f64)>);
+
+/// A named line of points.
+struct Series {
+    name: String,
+    points: Vec<Point>,
+}
+
+fn bounds(series: &[Series]) -> Option<((f64, f64), (f64, f64))> {
+    let mut xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).peekable();
+    xs.peek()?;
+    let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
+    for x in xs {
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+    }
+    let (mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY);
+    for p in series.iter().flat_map(|s| &s.points) {
+        let (lo, hi) = p.2.unwrap_or((p.1, p.1));
+        y0 = y0.min(lo.min(p.1));
+        y1 = y1.max(hi.max(p.1));
+    }
+    if !(x0.is_finite() && y0.is_finite()) {
+        return None;
+    }
+    let pad_x = ((x1 - x0) * 0.05).max(0.5);
+    let pad_y = ((y1 - y0) * 0.1).max(1e-3);
+    Some(((x0 - pad_x, x1 + pad_x), (y0 - pad_y, y1 + pad_y)))
+}
+
+fn chart(path: &Path, title: &str, x_label: &str, y_label: &str, series: &[Series]) -> Result<bool> {
+    let Some(((x0, x1), (y0, y1))) = bounds(series) else {
+        return Ok(false);
+    };
+    register_font();
+    // Written beside the target and renamed, like every zero file; the encoder wants a .png ending.
+    let tmp = path.with_extension(format!(
+        "{}{}.png",
+        &zero_games::files::TEMP_MARKER[1..],
+        std::process::id()
+    ));
+    {
+        let root = BitMapBackend::new(&tmp, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
+        let mut c = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 24))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(x0..x1, y0..y1)
+            .map_err(|e| anyhow!("{e}"))?;
+        c.configure_mesh()
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .draw()
+            .map_err(|e| anyhow!("{e}"))?;
+        for (i, s) in series.iter().enumerate() {
+            let colour = COLOURS[i % COLOURS.len()];
+            c.draw_series(LineSeries::new(
+                s.points.iter().map(|p| (p.0, p.1)),
+                colour.stroke_width(2),
+            ))
+            .map_err(|e| anyhow!("{e}"))?
+            .label(s.name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
+            c.draw_series(s.points.iter().map(|p| Circle::new((p.0, p.1), 3, colour.filled())))
+                .map_err(|e| anyhow!("{e}"))?;
+            c.draw_series(
+                s.points
+                    .iter()
+                    .filter_map(|p| p.2.map(|(lo, hi)| ErrorBar::new_vertical(p.0, lo, p.1, hi, colour, 8))),
+            )
+            .map_err(|e| anyhow!("{e}"))?;
+        }
+        c.configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| anyhow!("{e}"))?;
+        root.present().map_err(|e| anyhow!("{e}"))?;
+    }
+    std::fs::rename(&tmp, path)?;
+    Ok(true)
+}
+
+/// Every numeric field of the per-step metrics whose name mentions "loss", against the step.
+pub fn losses(path: &Path, _: &[GenerationSummary], steps: &StepRows) -> Result<bool> {
+    let mut by_name: BTreeMap<String, Vec<Point>> = BTreeMap::new();
+    for (step, row) in last_row_per_step(steps) {
+        let step = step as f64;
+        for (k, v) in row {
+            if let (true, Some(y)) = (k.contains("loss"), v.as_f64()) {
+                by_name.entry(k.clone()).or_default().push((step, y, None));
+            }
+        }
+    }
+    let series: Vec<Series> = by_name
+        .into_iter()
+        .map(|(name, points)| Series {
+            name,
+            points: smooth(points),
+        })
+        .collect();
+    chart(path, "Training losses", "step", "loss", &series)
+}
+
+/// The metrics rows in step order, one per step: a training phase killed and run again logs its steps again
+/// (with the same values, as training resumes exactly), and the last row of each step stands. A row without a
+/// step counts as the step of its line number.
+fn last_row_per_step(steps: &StepRows) -> BTreeMap<u64, &serde_json::Map<String, serde_json::Value>> {
+    let mut by_step = BTreeMap::new();
+    for (i, row) in steps.iter().enumerate() {
+        let step = row.get("step").and_then(|v| v.as_u64()).unwrap_or(i as u64);
+        by_step.insert(step, row);
+    }
+    by_step
+}
+
+/// A running mean over a window of the points, so that noisy per-step losses read as curves.
+fn smooth(points: Vec<Point>) -> Vec<Point> {
+    let window = (points.len() / 100).max(1);
+    points
+        .chunks(window)
+        .map(|c| {
+            (
+                c[c.len() - 1].0,
+                c.iter().map(|p| p.1).sum::<f64>() / c.len() as f64,
+                None,
+            )
+        })
+        .collect()
+}
+
+fn ratings(generations: &[GenerationSummary], x: impl Fn(&GenerationSummary) -> f64) -> Vec<Series> {
+    let mut by_player: BTreeMap<String, Vec<Point>> = BTreeMap::new();
+    for g in generations {
+        for r in &g.ratings {
+            // Each generation's network under one name, so the line shows the run's progress; the previous
+            // generation it also played is that line's earlier point, not a series of its own.
+            let earlier_network = crate::summary::is_network_name(&r.player);
+            if earlier_network && r.player != g.network {
+                continue;
+            }
+            let name = if r.player == g.network {
+                "network".to_string()
+            } else {
+                r.player.clone()
+            };
+            by_player
+                .entry(name)
+                .or_default()
+                .push((x(g), r.elo, Some((r.low, r.high))));
+        }
+    }
+    by_player
+        .into_iter()
+        .map(|(name, points)| Series { name, points })
+        .collect()
+}
+
+pub fn elo_by_generation(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+    chart(
+        path,
+        "Elo by generation (95% intervals)",
+        "generation",
+        "Elo",
+        &ratings(generations, |g| g.generation as f64),
+    )
+}
+
+pub fn elo_by_time(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+    chart(
+        path,
+        "Elo by wall-clock time",
+        "minutes",
+        "Elo",
+        &ratings(generations, |g| g.elapsed_seconds / 60.0),
+    )
+}
+
+pub fn game_length(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+    let points = generations
+        .iter()
+        .map(|g| (g.generation as f64, g.mean_game_length, None))
+        .collect();
+    chart(
+        path,
+        "Self-play game length",
+        "generation",
+        "plies",
+        &[Series {
+            name: "mean plies".into(),
+            points,
+        }],
+    )
+}
+
+pub fn rates(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+    let mut series = vec![
+        Series {
+            name: "draws".into(),
+            points: generations
+                .iter()
+                .map(|g| (g.generation as f64, g.draw_rate, None))
+                .collect(),
+        },
+        Series {
+            name: "resigned".into(),
+            points: generations
+                .iter()
+                .map(|g| (g.generation as f64, g.resign_rate, None))
+                .collect(),
+        },
+    ];
+    let false_resigns: Vec<_> = generations
+        .iter()
+        .filter_map(|g| g.false_resign_rate.map(|r| (g.generation as f64, r, None)))
+        .collect();
+    if !false_resigns.is_empty() {
+        series.push(Series {
+            name: "false resigns".into(),
+            points: false_resigns,
+        });
+    }
+    chart(path, "Draw and resign rates", "generation", "share of games", &series)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_logged_twice_by_a_resumed_training_count_once() {
+        let rows: Vec<serde_json::Map<String, serde_json::Value>> = [
+            r#"{"step": 1, "loss": 3.0}"#,
+            r#"{"step": 2, "loss": 2.0}"#,
+            r#"{"step": 1, "loss": 3.5}"#,
+            r#"{"step": 2, "loss": 2.5}"#,
+            r#"{"step": 3, "loss": 1.0}"#,
+        ]
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+        let kept: Vec<(u64, f64)> = last_row_per_step(&rows)
+            .into_iter()
+            .map(|(step, row)| (step, row["loss"].as_f64().unwrap()))
+            .collect();
+        assert_eq!(kept, vec![(1, 3.5), (2, 2.5), (3, 1.0)]);
+    }
+}

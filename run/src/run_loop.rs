@@ -1,0 +1,464 @@
+//! The main job (`zero run [CONFIG] [--run-dir DIR] [--set key=value]...`). A run alternates, generation after
+//! generation: self-play with the newest network (generation 0: the search with uniform priors and random
+//! playouts), training on the replay window of the run's shards, and evaluation of the new network against the
+//! baselines and the previous generation. Everything a run needs to go on is in its directory (see
+//! [`crate::dir`]); a run killed at any moment resumes where it stopped when `zero run` is given the same
+//! directory.
+
+use crate::config::{RESUMABLE_KEYS, RunConfig};
+use crate::dir::{GenerationGames, Phase, RunDir, RunState, shard_prefix};
+use crate::play::{PlayJob, play_games};
+use crate::summary::{GateSummary, GenerationSummary, RatingPoint, is_network_name, network_name};
+use crate::{evaluate, gate, report, training};
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+use zero_arena::OpeningBook;
+use zero_games::{Registered, with_game};
+use zero_model::DeviceChoice;
+use zero_selfplay::SelfPlayStats;
+use zero_train::Trainer;
+
+/// The config `zero run` uses when none is given: the quick run where learning shows fastest on a small CPU.
+pub const DEFAULT_CONFIG: &str = include_str!("../../configs/bashni-quick.toml");
+const DEFAULT_CONFIG_NAME: &str = "bashni-quick";
+
+/// What `zero run` was asked.
+#[derive(Debug, Clone, Default)]
+pub struct RunRequest {
+    /// Run config (TOML). Without one: the embedded quick Bashni config, or, with `run_dir` on an existing run,
+    /// that run's own config.
+    pub config: Option<PathBuf>,
+    /// The run directory (default: runs/<config name>).
+    pub run_dir: Option<PathBuf>,
+    /// `key=value` overrides of config values. On an existing run only the keys that may change on resume
+    /// ([`RESUMABLE_KEYS`]) are accepted.
+    pub set: Vec<String>,
+    /// The program's version line, recorded in a new run's `version.txt`.
+    pub version: String,
+}
+
+/// Starts or resumes the run `args` names and runs it to its last generation.
+pub fn run(args: RunRequest) -> Result<()> {
+    let Resolved {
+        config,
+        run_dir,
+        record_config,
+    } = resolve(&args)?;
+    let dir = RunDir::open(&run_dir)?;
+    if record_config {
+        zero_games::files::write_atomically(&dir.config_path(), config.to_toml().as_bytes())?;
+    }
+    if !dir.root().join("version.txt").exists() {
+        let version = format!("{}\n", args.version.trim_end());
+        zero_games::files::write_atomically(&dir.root().join("version.txt"), version.as_bytes())?;
+    }
+    with_game!(config.game, G => run_loop::<G>(&config, &dir))
+}
+
+/// The config and directory of an invocation.
+struct Resolved {
+    config: RunConfig,
+    run_dir: PathBuf,
+    /// Whether the run directory must (re)record the config: a new run, or one resumed with changed keys.
+    record_config: bool,
+}
+
+/// The config and directory of this invocation; an existing run keeps the config it recorded, except for the
+/// keys a resumed run may change.
+fn resolve(args: &RunRequest) -> Result<Resolved> {
+    let (text, origin, name) = match &args.config {
+        Some(path) => (
+            std::fs::read_to_string(path).with_context(|| format!("reading config {}", path.display()))?,
+            path.display().to_string(),
+            path.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "run".to_string()),
+        ),
+        None => (
+            DEFAULT_CONFIG.to_string(),
+            format!("embedded {DEFAULT_CONFIG_NAME}.toml"),
+            DEFAULT_CONFIG_NAME.to_string(),
+        ),
+    };
+    let run_dir = args
+        .run_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("runs").join(&name));
+    let recorded = run_dir.join("config.toml");
+    if recorded.exists() {
+        let existing =
+            RunConfig::load(&recorded).with_context(|| format!("the run's recorded config {}", recorded.display()))?;
+        // Without a config file, overrides apply to the run's own config.
+        let wanted = match &args.config {
+            Some(_) => RunConfig::parse_with_overrides(&text, &origin, &args.set)?,
+            None => RunConfig::parse_with_overrides(&existing.to_toml(), &recorded.display().to_string(), &args.set)?,
+        };
+        let changed = existing.differing_keys(&wanted);
+        let fixed: Vec<&String> = changed
+            .iter()
+            .filter(|k| !RESUMABLE_KEYS.contains(&k.as_str()))
+            .collect();
+        if !fixed.is_empty() {
+            bail!(
+                "{} already holds a run made with a different config ({} differ; a resumed run may change only {}); \
+                 resume it with `zero run --run-dir {}`, or choose another --run-dir",
+                run_dir.display(),
+                fixed.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", "),
+                RESUMABLE_KEYS.join(", "),
+                run_dir.display()
+            );
+        }
+        if changed.is_empty() {
+            eprintln!("zero run: resuming {}", run_dir.display());
+        } else {
+            eprintln!(
+                "zero run: resuming {} with new {}",
+                run_dir.display(),
+                changed.join(", ")
+            );
+        }
+        return Ok(Resolved {
+            config: wanted,
+            run_dir,
+            record_config: !changed.is_empty(),
+        });
+    }
+    Ok(Resolved {
+        config: RunConfig::parse_with_overrides(&text, &origin, &args.set)?,
+        run_dir,
+        record_config: true,
+    })
+}
+
+/// The loop: each generation plays, trains and evaluates in turn, recording its phase after each so that a
+/// killed run goes on from the phase it was in.
+fn run_loop<G: Registered>(config: &RunConfig, dir: &RunDir) -> Result<()> {
+    let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+    let mut state = dir.load_state()?;
+    let device = config.train.device.parse::<DeviceChoice>()?.resolve()?;
+    let book = openings::<G>(config, dir, &rules)?;
+    println!(
+        "zero run: {} in {} (generation {} of {}), report: {}",
+        G::NAME,
+        dir.root().display(),
+        state.generation,
+        config.run.generations,
+        dir.report_dir().join("index.html").display()
+    );
+    // Runs made before generations were merged (and a merge that failed) still hold finished generations as
+    // one-game shards; past the self-play phase, the current generation's self-play is finished too.
+    let finished = match state.phase {
+        Phase::Selfplay => state.generation.checked_sub(1),
+        _ => Some(state.generation),
+    };
+    if let Some(finished) = finished {
+        dir.merge_selfplay_shards(finished)?;
+    }
+    let generation = Generation::<G> {
+        config,
+        dir,
+        rules: &rules,
+        book: &book,
+        device,
+    };
+    while state.generation < config.run.generations {
+        generation.run(&mut state)?;
+        let report = report::write_report(dir.root())?;
+        eprintln!("report: {}", report.html.display());
+    }
+    let report = report::write_report(dir.root())?;
+    println!(
+        "zero run: {} generations done; report: {}",
+        state.generation,
+        report.html.display()
+    );
+    Ok(())
+}
+
+/// What every generation of a run shares.
+struct Generation<'a, G: Registered> {
+    config: &'a RunConfig,
+    dir: &'a RunDir,
+    rules: &'a G::Rules,
+    book: &'a OpeningBook,
+    device: tch::Device,
+}
+
+/// What a session measured of a generation's self-play (nothing when it finished before a resume).
+#[derive(Default)]
+struct SelfPlayRun {
+    stats: Option<SelfPlayStats>,
+    seconds: f64,
+}
+
+/// The training a session ran: its steps and the mean of each loss term.
+#[derive(Default)]
+struct TrainingRun {
+    steps: u64,
+    losses: BTreeMap<String, f64>,
+}
+
+impl<G: Registered> Generation<'_, G> {
+    /// Runs generation `state.generation` from the phase it is in to its summary, saving the state after each
+    /// phase.
+    fn run(&self, state: &mut RunState) -> Result<()> {
+        let g = state.generation;
+        let session = Instant::now();
+        let base_elapsed = state.elapsed_seconds;
+        let save = |state: &mut RunState, phase| {
+            state.phase = phase;
+            state.elapsed_seconds = base_elapsed + session.elapsed().as_secs_f64();
+            self.dir.save_state(state)
+        };
+        let mut selfplay = SelfPlayRun::default();
+        if state.phase == Phase::Selfplay {
+            selfplay = self.selfplay(g, state.selfplay_network.unwrap_or(g))?;
+            save(state, Phase::Train)?;
+        }
+        let data = self.dir.generation_data(g)?;
+        let mut training = TrainingRun::default();
+        if state.phase == Phase::Train {
+            training = self.train(g, data.positions)?;
+            save(state, Phase::Evaluate)?;
+        }
+        let ratings = self.evaluate(g + 1)?;
+        let (next_selfplay, gate) = self.gate(g + 1, state.selfplay_network)?;
+        let summary = summarize(
+            g + 1,
+            base_elapsed + session.elapsed().as_secs_f64(),
+            &data,
+            selfplay,
+            training,
+        );
+        let summary = GenerationSummary {
+            ratings,
+            gate,
+            ..summary
+        };
+        RunDir::append_line(&self.dir.generations_path(), &summary)?;
+        print_summary(&summary);
+        state.generation = g + 1;
+        state.selfplay_network = Some(next_selfplay);
+        save(state, Phase::Selfplay)
+    }
+
+    /// Self-play: finishes generation `g`'s games with network `network` (those already in shards count),
+    /// then merges the generation's one-game shards.
+    fn selfplay(&self, g: u32, network: u32) -> Result<SelfPlayRun> {
+        let have = self.dir.generation_data(g)?.games;
+        let wanted = self.config.run.games_per_generation as u64;
+        let mut run = SelfPlayRun::default();
+        if have < wanted {
+            let model = if network == 0 {
+                "uniform".to_string()
+            } else {
+                self.dir.checkpoint(network).display().to_string()
+            };
+            let mut sp = self.config.selfplay.clone();
+            // A fresh seed for each session, so that a resumed generation does not replay the same games.
+            sp.seed = zero_selfplay::derive_seed(self.config.run.seed, ((g as u64) << 32) | have);
+            let job = PlayJob {
+                config: &sp,
+                model: &model,
+                games: (wanted - have) as usize,
+                out: &self.dir.data_dir(),
+                prefix: format!("{}{:06}", shard_prefix(g), have),
+                // One finished game per shard: a kill never loses a finished game.
+                games_per_shard: 1,
+                run: &self.dir.name(),
+            };
+            let (stats, seconds) = play_games::<G>(self.rules, job)?;
+            run = SelfPlayRun {
+                stats: Some(stats),
+                seconds,
+            };
+        }
+        // One shard per finished game kept each game safe; the finished generation needs one file, not hundreds.
+        self.dir.merge_selfplay_shards(g)?;
+        Ok(run)
+    }
+
+    /// Training: from network `g` (exactly resumable; a fresh network for g = 0) on the window over every shard
+    /// of the run, as many steps as the new positions ask for; writes network `g + 1`.
+    fn train(&self, g: u32, positions: u64) -> Result<TrainingRun> {
+        let (config, dir) = (self.config, self.dir);
+        let mut trainer = if g == 0 {
+            Trainer::<G>::new(config.train.clone(), &config.network, self.rules.clone(), self.device)?
+        } else {
+            let from = dir.checkpoint(g);
+            Trainer::<G>::resume(
+                config.train.clone(),
+                &config.network,
+                self.rules.clone(),
+                self.device,
+                &from,
+            )?
+        };
+        trainer.set_generation(g + 1, Some(dir.name()));
+        let index = training::open_window::<G>(&dir.data_dir(), self.rules, &config.train)?;
+        let steps = trainer.config().steps_for_new_positions(positions).max(1);
+        let bar = ProgressBar::new(steps);
+        bar.set_style(
+            ProgressStyle::with_template("training  {bar:30} {pos}/{len} steps, {msg}, ETA {eta}").expect("template"),
+        );
+        let mut sums: BTreeMap<String, (f64, u64)> = BTreeMap::new();
+        let metrics_path = dir.metrics_path();
+        let mut failure = None;
+        trainer.train_steps(&index, steps, |m| {
+            bar.inc(1);
+            bar.set_message(format!("loss {:.3}", m.loss));
+            for (k, v) in [
+                ("loss", m.loss),
+                ("policy_loss", m.policy_loss),
+                ("value_loss", m.value_loss),
+            ] {
+                let e = sums.entry(k.to_string()).or_default();
+                e.0 += v;
+                e.1 += 1;
+            }
+            if failure.is_none()
+                && let Err(e) = RunDir::append_line(&metrics_path, m)
+            {
+                failure = Some(e);
+            }
+        })?;
+        bar.finish_and_clear();
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        trainer.save(&dir.checkpoint(g + 1))?;
+        let losses = sums.into_iter().map(|(k, (s, n))| (k, s / n.max(1) as f64)).collect();
+        Ok(TrainingRun { steps, losses })
+    }
+
+    /// Evaluation: network `network` against the references and its parent, rated over the run's whole pool;
+    /// keeps this generation's neighbourhood (the baselines, the network and its parent).
+    fn evaluate(&self, network: u32) -> Result<Vec<RatingPoint>> {
+        if self.config.run.eval_games == 0 {
+            return Ok(Vec::new());
+        }
+        let standings = evaluate::evaluate::<G>(self.config, self.dir, self.rules, self.book, network)?;
+        let (name, parent) = (network_name(network), network_name(network - 1));
+        Ok(standings
+            .rows
+            .iter()
+            .filter(|r| r.name == name || r.name == parent || !is_network_name(&r.name))
+            .map(|r| RatingPoint {
+                player: r.name.clone(),
+                elo: r.elo,
+                low: r.elo - r.elo_interval,
+                high: r.elo + r.elo_interval,
+            })
+            .collect())
+    }
+
+    /// Gating: the network self-play uses next, and the gate's decision when one was played. Without gating,
+    /// and for the first network (nothing to gate it against): the newest.
+    fn gate(&self, candidate: u32, incumbent: Option<u32>) -> Result<(u32, Option<GateSummary>)> {
+        match incumbent {
+            Some(incumbent) if self.config.run.gate && incumbent >= 1 => {
+                let summary = gate::gate::<G>(self.config, self.dir, self.rules, self.book, candidate, incumbent)?;
+                let next = if summary.promoted { candidate } else { incumbent };
+                Ok((next, Some(summary)))
+            }
+            _ => Ok((candidate, None)),
+        }
+    }
+}
+
+/// A generation's summary without its ratings and gate. Game statistics come from the shards, so they cover
+/// every game of the generation (followers' too, and those of an earlier session); throughput and false
+/// resignations only from self-play in this session.
+fn summarize(
+    generation: u32,
+    elapsed_seconds: f64,
+    data: &GenerationGames,
+    selfplay: SelfPlayRun,
+    training: TrainingRun,
+) -> GenerationSummary {
+    let stats = selfplay.stats.as_ref();
+    GenerationSummary {
+        generation,
+        elapsed_seconds,
+        games: data.games,
+        positions: data.positions,
+        positions_per_second: stats
+            .filter(|_| selfplay.seconds > 0.0)
+            .map(|s| s.positions as f64 / selfplay.seconds),
+        mean_game_length: data.per_game(data.plies),
+        draw_rate: data.per_game(data.draws),
+        resign_rate: data.per_game(data.resignations),
+        false_resign_rate: stats
+            .filter(|s| s.resign_checks > 0)
+            .map(|s| s.false_resigns as f64 / s.resign_checks as f64),
+        train_steps: training.steps,
+        losses: training.losses,
+        ratings: Vec::new(),
+        network: network_name(generation),
+        gate: None,
+    }
+}
+
+fn print_summary(s: &GenerationSummary) {
+    let elo = |name: &str| {
+        s.ratings
+            .iter()
+            .find(|r| r.player == name)
+            .map(|r| format!("{:.0} ±{:.0}", r.elo, (r.high - r.low) / 2.0))
+            .unwrap_or_else(|| "-".to_string())
+    };
+    let others: Vec<String> = s
+        .ratings
+        .iter()
+        .filter(|r| r.player != s.network)
+        .map(|r| format!("{} {}", r.player, elo(&r.player)))
+        .collect();
+    let speed = s
+        .positions_per_second
+        .map_or_else(String::new, |p| format!("{p:.0} positions/s, "));
+    println!(
+        "generation {:>3}: {} games, {speed}losses {}, Elo {} {} (vs {})",
+        s.generation,
+        s.games,
+        s.losses
+            .iter()
+            .map(|(k, v)| format!("{k} {v:.3}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        s.network,
+        elo(&s.network),
+        others.join(", ")
+    );
+    if let Some(gate) = &s.gate {
+        println!("                {}", gate_line(gate, &s.network));
+    }
+}
+
+/// A gate's decision in words, for the summary line and the report.
+fn gate_line(gate: &GateSummary, network: &str) -> String {
+    format!(
+        "gate: {network} {} {} in self-play ({} after {} games: score {:.0}%, LLR {:.2})",
+        if gate.promoted { "replaces" } else { "does not replace" },
+        gate.opponent,
+        gate.decision,
+        gate.games,
+        100.0 * gate.score,
+        gate.llr
+    )
+}
+
+/// The run's evaluation openings: generated once and kept, so every generation plays the same ones.
+fn openings<G: Registered>(config: &RunConfig, dir: &RunDir, rules: &G::Rules) -> Result<OpeningBook> {
+    let path = dir.openings_path();
+    if path.exists() {
+        let book = OpeningBook::load(&path)?;
+        book.validate::<G>(rules)?;
+        return Ok(book);
+    }
+    let book = OpeningBook::generate::<G>(rules, config.run.eval_openings, config.run.seed, 2, 6);
+    book.save(&path)?;
+    Ok(book)
+}

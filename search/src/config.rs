@@ -1,0 +1,131 @@
+//! [`SearchConfig`]: the settings of one tree search, and nothing else. Self-play adds its own (how many
+//! simulations a cheap search gets, temperatures, resignation, workers) around it; the arena and the bot use it
+//! alone.
+
+use serde::{Deserialize, Serialize};
+
+/// How the root of each search chooses where simulations go and what the training target is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RootSearch {
+    /// AlphaZero: PUCT everywhere, Dirichlet noise at the root, the visit distribution as the target.
+    Puct,
+    /// Gumbel AlphaZero: Gumbel-top-k sampling and sequential halving at the root, the completed-Q improved
+    /// policy as the target. Non-root nodes use PUCT (see `docs/selfplay.md`).
+    Gumbel,
+}
+
+impl std::str::FromStr for RootSearch {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "puct" => Ok(RootSearch::Puct),
+            "gumbel" => Ok(RootSearch::Gumbel),
+            other => Err(format!("unknown root search {other:?}; expected puct or gumbel")),
+        }
+    }
+}
+
+/// Search settings. Every field has a default, so a config names only what it changes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SearchConfig {
+    /// `puct` or `gumbel`: the root search.
+    pub root: RootSearch,
+    /// Simulations of a full search (one simulation = one leaf reached below the root and backed up).
+    pub simulations: u32,
+    /// PUCT exploration constant at zero visits (c_init).
+    pub c_puct: f32,
+    /// Growth of the exploration constant with the parent's visits: c(N) = c_puct + ln((N + c_base + 1) /
+    /// c_base). 0 turns the growth off.
+    pub c_puct_base: f32,
+    /// First-play urgency: an unvisited child's Q is the parent's Q minus this times sqrt(sum of the visited
+    /// children's priors).
+    pub fpu_reduction: f32,
+    /// Dirichlet noise at the root (PUCT only): alpha = dirichlet_alpha_total / number of legal actions.
+    pub dirichlet_alpha_total: f32,
+    /// Weight of the noise in the root priors (0 = no noise).
+    pub dirichlet_fraction: f32,
+    /// Keep the chosen child's subtree for the next search.
+    pub tree_reuse: bool,
+    /// Gumbel: number of root actions sampled without replacement (m); capped by the legal actions.
+    pub gumbel_actions: u32,
+    /// Gumbel: c_visit of sigma(q) = (c_visit + max N) * c_scale * q.
+    pub gumbel_c_visit: f32,
+    /// Gumbel: c_scale of sigma(q).
+    pub gumbel_c_scale: f32,
+    /// Virtual loss added per pending leaf on the way down (in units of a lost simulation).
+    pub virtual_loss: f32,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            root: RootSearch::Gumbel,
+            simulations: 64,
+            c_puct: 1.25,
+            c_puct_base: 19652.0,
+            fpu_reduction: 0.25,
+            dirichlet_alpha_total: 10.0,
+            dirichlet_fraction: 0.25,
+            tree_reuse: true,
+            gumbel_actions: 16,
+            gumbel_c_visit: 50.0,
+            gumbel_c_scale: 1.0,
+            virtual_loss: 1.0,
+        }
+    }
+}
+
+/// A setting that cannot work; `key` is the field's name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{key}: {reason}")]
+pub struct SearchConfigError {
+    pub key: &'static str,
+    pub reason: String,
+}
+
+impl SearchConfig {
+    /// The settings of a player that is judged rather than trained: the defaults, with `root`, `simulations`
+    /// and no root noise (the arena's network players, the bot).
+    pub fn for_play(root: RootSearch, simulations: u32) -> Self {
+        SearchConfig {
+            root,
+            simulations,
+            dirichlet_fraction: 0.0,
+            ..SearchConfig::default()
+        }
+    }
+
+    /// Checks ranges that serde cannot express.
+    pub fn validate(&self) -> Result<(), SearchConfigError> {
+        let fail = |key, reason: &str| {
+            Err(SearchConfigError {
+                key,
+                reason: reason.to_string(),
+            })
+        };
+        if self.simulations == 0 {
+            return fail("simulations", "must be at least 1");
+        }
+        if !(0.0..=1.0).contains(&self.dirichlet_fraction) {
+            return fail("dirichlet_fraction", "must be within [0, 1]");
+        }
+        if self.c_puct <= 0.0 || self.c_puct_base < 0.0 {
+            return fail("c_puct", "c_puct must be positive and c_puct_base not negative");
+        }
+        if self.dirichlet_alpha_total <= 0.0 {
+            return fail("dirichlet_alpha_total", "must be positive");
+        }
+        if self.gumbel_actions < 1 {
+            return fail("gumbel_actions", "must be at least 1");
+        }
+        Ok(())
+    }
+
+    /// Whether a full search at the root gets Dirichlet noise.
+    pub fn root_noise(&self) -> bool {
+        self.root == RootSearch::Puct && self.dirichlet_fraction > 0.0
+    }
+}

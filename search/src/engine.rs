@@ -1,0 +1,208 @@
+//! [`Engine`]: the search as a player. It picks a whole move in a position within a [`Budget`] (simulations or
+//! time), with no root noise and temperature 0 (the most visited action; in Gumbel mode the final choice of
+//! sequential halving). The arena's checkpoint players and the bot both play through it; self-play drives
+//! [`GameSearch`] itself, to batch the leaves of many games.
+//!
+//! A move of several actions (a Bashni capture sequence) is chosen action by action, with a search at each
+//! step, until the actions pin down one complete legal move, as the network was trained; the chosen child's
+//! subtree is kept for the next step of the same move when the config reuses trees.
+
+use crate::config::SearchConfig;
+use crate::evaluator::Evaluator;
+use crate::search::{GameSearch, search_blocking};
+use crate::tree::{NodeState, ROOT, Tree};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+use zero_games::{Action, ActionList, Game};
+
+/// How long to think about one move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// This many simulations at every action of the move.
+    Simulations(u32),
+    /// Searches in small chunks until the time is spent (at least one chunk), at every action of the move.
+    MoveTime(Duration),
+}
+
+/// Simulations per chunk of a timed search: small enough to stop close to the deadline.
+const TIMED_CHUNK: u32 = 16;
+
+/// What the engine decided.
+#[derive(Debug, Clone)]
+pub struct Thought<G: Game> {
+    pub mv: G::Move,
+    /// The root value of the first search, in [-1, 1], from the moving side's view; `None` when the move was
+    /// forced and nothing was searched.
+    pub value: Option<f32>,
+    /// The expected line of actions of the first search, starting with its choice (empty when forced).
+    pub line: Vec<Action>,
+    /// Simulations run over all the steps of the move.
+    pub simulations: u32,
+}
+
+/// A search config, an evaluator and a seeded generator (Gumbel's sampling), thinking one move at a time.
+pub struct Engine<G: Game, E> {
+    evaluator: E,
+    config: SearchConfig,
+    rng: ChaCha8Rng,
+    _game: std::marker::PhantomData<fn(&G)>,
+}
+
+impl<G: Game, E: Evaluator<G>> Engine<G, E> {
+    /// `rng` fixes every random choice, so the same position and budget give the same move.
+    pub fn new(evaluator: E, config: SearchConfig, rng: ChaCha8Rng) -> Self {
+        Engine {
+            evaluator,
+            config,
+            rng,
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// An engine seeded with `seed`.
+    pub fn seeded(evaluator: E, config: SearchConfig, seed: u64) -> Self {
+        Engine::new(evaluator, config, ChaCha8Rng::seed_from_u64(seed))
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    pub fn evaluator(&mut self) -> &mut E {
+        &mut self.evaluator
+    }
+
+    /// Chooses a move in `game`, which must not be over. A forced move is played without a search.
+    pub fn think(&mut self, game: &G, budget: Budget) -> Thought<G> {
+        let mut search = GameSearch::new(game.clone(), self.config.root);
+        let mut simulations = 0;
+        let mut first: Option<(f32, Vec<Action>)> = None;
+        let mv = choose_by_actions(game, |state, _| {
+            debug_assert_eq!(search.game().hash(), state.hash());
+            simulations += self.run(&mut search, budget);
+            let result = search.finish(0.0, &mut self.rng);
+            first.get_or_insert_with(|| (result.root_value, principal_line(search.tree(), result.action)));
+            search.advance(result.action, self.config.tree_reuse);
+            result.action
+        });
+        let (value, line) = match first {
+            Some((value, line)) => (Some(value), line),
+            None => (None, Vec::new()),
+        };
+        Thought {
+            mv,
+            value,
+            line,
+            simulations,
+        }
+    }
+
+    /// One search of `game` within `budget`, for its judgement alone: the root value, the expected line of
+    /// actions and the simulations run.
+    pub fn analyse(&mut self, game: &G, budget: Budget) -> (f32, Vec<Action>, u32) {
+        let mut search = GameSearch::new(game.clone(), self.config.root);
+        let simulations = self.run(&mut search, budget);
+        let result = search.finish(0.0, &mut self.rng);
+        (
+            result.root_value,
+            principal_line(search.tree(), result.action),
+            simulations,
+        )
+    }
+
+    fn run(&mut self, search: &mut GameSearch<G>, budget: Budget) -> u32 {
+        let Engine {
+            evaluator, config, rng, ..
+        } = self;
+        match budget {
+            Budget::Simulations(n) => {
+                search_blocking(search, evaluator, config, n.max(1), false, rng);
+                search.completed()
+            }
+            Budget::MoveTime(limit) => {
+                let start = Instant::now();
+                let mut total = 0;
+                loop {
+                    search_blocking(search, evaluator, config, TIMED_CHUNK, false, rng);
+                    total += search.completed();
+                    if start.elapsed() >= limit {
+                        return total;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Picks a whole move action by action: `choose(position, legal actions)` is asked at every action until the
+/// actions chosen so far start exactly one legal move (so a move with one action, or the only legal move, may
+/// be found with fewer questions or none). Every player that thinks in actions goes through here.
+pub fn choose_by_actions<G: Game>(game: &G, mut choose: impl FnMut(&G, &[Action]) -> Action) -> G::Move {
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let mut candidates: Vec<(G::Move, ActionList)> = moves
+        .into_iter()
+        .map(|mv| {
+            let mut actions = ActionList::new();
+            game.move_actions(&mv, &mut actions);
+            (mv, actions)
+        })
+        .collect();
+    assert!(!candidates.is_empty(), "asked for a move in a finished game");
+    let mut state = game.clone();
+    let mut step = 0;
+    let mut legal = ActionList::new();
+    while candidates.len() > 1 {
+        state.legal_actions(&mut legal);
+        let action = choose(&state, legal.as_slice());
+        candidates.retain(|(_, actions)| actions.get(step) == Some(&action));
+        assert!(!candidates.is_empty(), "a legal action that starts no legal move");
+        state.apply_action(action);
+        step += 1;
+    }
+    candidates.pop().expect("one move left").0
+}
+
+/// `action` then, below it, the most visited child at each level while there is one.
+pub fn principal_line(tree: &Tree, action: Action) -> Vec<Action> {
+    let mut line = vec![action];
+    let mut node = tree.child_by_action(ROOT, action);
+    while let Some(id) = node {
+        let n = tree.node(id);
+        if n.state != NodeState::Expanded {
+            break;
+        }
+        let best = n
+            .children()
+            .filter(|&c| tree.node(c).visits > 0)
+            .max_by_key(|&c| tree.node(c).visits);
+        node = best;
+        if let Some(c) = best {
+            line.push(tree.node(c).action);
+        }
+    }
+    line
+}
+
+/// Turns a line of actions into the complete moves it makes, in notation (a trailing partial move is dropped).
+pub fn actions_to_moves<G: Game>(game: &G, actions: &[Action]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut position = game.clone();
+    let mut rest = actions;
+    let mut list = ActionList::new();
+    while !rest.is_empty() && position.outcome().is_none() {
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        let found = moves.into_iter().find(|mv| {
+            position.move_actions(mv, &mut list);
+            rest.starts_with(list.as_slice())
+        });
+        let Some(mv) = found else { break };
+        position.move_actions(&mv, &mut list);
+        out.push(position.format_move(&mv));
+        position.play(&mv);
+        rest = &rest[list.len()..];
+    }
+    out
+}

@@ -1,0 +1,176 @@
+//! Gumbel AlphaZero at the root (Danihelka et al. 2022, "Policy improvement by planning with Gumbel"):
+//! Gumbel-top-k sampling of m candidate actions, sequential halving of the simulation budget among them, the
+//! final action argmax(g + logits + sigma(q)) among the survivors, and the training target
+//! softmax(logits + sigma(completed Q)) over all legal actions.
+//!
+//! q is mapped from [-1, 1] to [0, 1] before sigma, as the paper normalises values; sigma(q) =
+//! (c_visit + max_b N(b)) * c_scale * q. Unvisited actions get the paper's mixed value v_mix as completed Q.
+
+use crate::tree::{ROOT, Tree};
+use rand_distr::{Distribution, Gumbel};
+
+/// Floor of the priors before taking logs, so that a zero prior stays finite.
+const MIN_PRIOR: f32 = 1e-12;
+
+/// Sequential-halving state of one root search. Children are named by their index among the root's children.
+#[derive(Debug, Clone)]
+pub struct GumbelRoot {
+    gumbel: Vec<f32>,
+    logits: Vec<f32>,
+    /// Simulations started below each child in this search (tree reuse carries visits that do not count here).
+    started_here: Vec<u32>,
+    survivors: Vec<usize>,
+    /// Per-survivor number of simulations to reach before the phase ends.
+    phase_target: u32,
+    budget: u32,
+    phases: u32,
+    c_visit: f32,
+    c_scale: f32,
+}
+
+impl GumbelRoot {
+    /// Samples the candidates of an expanded root: the top `m` of g + logits, g ~ Gumbel(0, 1).
+    pub fn new<R: rand::Rng>(tree: &Tree, m: u32, budget: u32, c_visit: f32, c_scale: f32, rng: &mut R) -> Self {
+        let root = tree.root();
+        let n = root.child_count as usize;
+        let dist = Gumbel::new(0.0f32, 1.0).expect("standard Gumbel");
+        let gumbel: Vec<f32> = (0..n).map(|_| dist.sample(rng)).collect();
+        let logits: Vec<f32> = root
+            .children()
+            .map(|c| tree.node(c).prior.max(MIN_PRIOR).ln())
+            .collect();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| (gumbel[b] + logits[b]).total_cmp(&(gumbel[a] + logits[a])));
+        order.truncate((m as usize).min(n).max(1));
+        let phases = (order.len() as f32).log2().ceil().max(1.0) as u32;
+        let mut root = GumbelRoot {
+            gumbel,
+            logits,
+            started_here: vec![0; n],
+            survivors: order,
+            phase_target: 0,
+            budget,
+            phases,
+            c_visit,
+            c_scale,
+        };
+        root.phase_target = root.phase_step();
+        root
+    }
+
+    /// Extra simulations per survivor in the current phase: the budget split evenly over phases and survivors.
+    fn phase_step(&self) -> u32 {
+        (self.budget / (self.phases * self.survivors.len() as u32)).max(1)
+    }
+
+    /// Notes a simulation started below root child `index`.
+    pub fn record_start(&mut self, index: usize) {
+        self.started_here[index] += 1;
+    }
+
+    /// The root child (index among the root's children) the next simulation goes to: the survivor furthest
+    /// below the phase target; when every survivor has reached it, the survivors are halved first.
+    pub fn next_child(&mut self, tree: &Tree) -> usize {
+        loop {
+            if let Some(&i) = self
+                .survivors
+                .iter()
+                .filter(|&&i| self.started_here[i] < self.phase_target)
+                .min_by_key(|&&i| self.started_here[i])
+            {
+                return i;
+            }
+            if self.survivors.len() > 1 {
+                let scores = self.scores(tree);
+                self.survivors
+                    .sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+                self.survivors.truncate(self.survivors.len().div_ceil(2));
+            }
+            self.phase_target += self.phase_step();
+        }
+    }
+
+    /// g + logits + sigma(completed q) for every root child.
+    fn scores(&self, tree: &Tree) -> Vec<f32> {
+        let sigma = sigma_of_completed_q(tree, self.c_visit, self.c_scale);
+        (0..self.logits.len())
+            .map(|i| self.gumbel[i] + self.logits[i] + sigma[i])
+            .collect()
+    }
+
+    /// The action to play: argmax of g + logits + sigma(q) among the survivors (index among root children).
+    pub fn final_choice(&self, tree: &Tree) -> usize {
+        let scores = self.scores(tree);
+        *self
+            .survivors
+            .iter()
+            .max_by(|&&a, &&b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)))
+            .expect("at least one survivor")
+    }
+
+    pub fn survivors(&self) -> &[usize] {
+        &self.survivors
+    }
+
+    /// The improved policy over every root child: softmax(logits + sigma(completed Q)).
+    pub fn improved_policy(&self, tree: &Tree) -> Vec<f32> {
+        improved_policy(tree, self.c_visit, self.c_scale)
+    }
+}
+
+/// Completed Q of every root child from the root's view: Q for visited children, v_mix for the others.
+pub fn completed_q(tree: &Tree) -> Vec<f32> {
+    let root = tree.root();
+    let raw = if root.raw_value.is_finite() {
+        root.raw_value
+    } else {
+        0.0
+    };
+    let mut visits_sum = 0.0f32;
+    let mut visited_prior = 0.0f32;
+    let mut weighted_q = 0.0f32;
+    for c in root.children() {
+        let child = tree.node(c);
+        if child.visits > 0 {
+            visits_sum += child.visits as f32;
+            visited_prior += child.prior;
+            weighted_q += child.prior * child.q();
+        }
+    }
+    let v_mix = if visits_sum == 0.0 || visited_prior <= 0.0 {
+        raw
+    } else {
+        (raw + visits_sum / visited_prior * weighted_q) / (1.0 + visits_sum)
+    };
+    root.children()
+        .map(|c| {
+            let child = tree.node(c);
+            if child.visits > 0 { child.q() } else { v_mix }
+        })
+        .collect()
+}
+
+/// sigma(completed Q) for every root child, with q mapped to [0, 1].
+fn sigma_of_completed_q(tree: &Tree, c_visit: f32, c_scale: f32) -> Vec<f32> {
+    let max_visits = tree.root().children().map(|c| tree.node(c).visits).max().unwrap_or(0) as f32;
+    let scale = (c_visit + max_visits) * c_scale;
+    completed_q(tree).into_iter().map(|q| scale * (q + 1.0) * 0.5).collect()
+}
+
+/// softmax(log prior + sigma(completed Q)) over every root child: a distribution on exactly the legal actions.
+pub fn improved_policy(tree: &Tree, c_visit: f32, c_scale: f32) -> Vec<f32> {
+    let sigma = sigma_of_completed_q(tree, c_visit, c_scale);
+    let mut policy: Vec<f32> = tree
+        .root()
+        .children()
+        .zip(sigma)
+        .map(|(c, s)| tree.node(c).prior.max(MIN_PRIOR).ln() + s)
+        .collect();
+    crate::evaluator::softmax_in_place(&mut policy);
+    policy
+}
+
+/// The root child index a simulation would enter, for callers that know only the tree.
+pub fn root_child_id(tree: &Tree, index: usize) -> u32 {
+    tree.node(ROOT).first_child + index as u32
+}

@@ -1,0 +1,32 @@
+//! The tree search of zero, with no torch: the search knows whatever judges positions only through the small
+//! [`Evaluator`] interface (a batch of positions in, priors and values out), as KataGo's search knows its
+//! network, so it builds and is tested with evaluators written in plain Rust.
+//!
+//! - [`config`]: [`SearchConfig`], the search's settings (the `[selfplay.search]` table of a run config).
+//! - [`evaluator`]: [`Evaluator`], [`EvalRequest`], [`Evaluation`], and [`UniformEvaluator`].
+//! - [`tree`]: one game's search tree in a flat arena.
+//! - [`puct`]: PUCT selection with first-play urgency and virtual loss, Dirichlet noise, temperature.
+//! - [`gumbel`]: Gumbel AlphaZero's root: Gumbel-top-k, sequential halving, the completed-Q improved policy.
+//! - [`search`]: [`GameSearch`], a search driven one leaf at a time so that leaves of many games share a batch
+//!   (self-play), and [`search_blocking`], a whole search with one evaluator.
+//! - [`engine`]: [`Engine`], the search as a player within a [`Budget`] of simulations or time (the arena's
+//!   checkpoint players, the bot).
+//! - [`rollout`]: [`RolloutEvaluator`], uniform priors and random-playout values (generation 0).
+//!
+//! The design is documented in `docs/selfplay.md`.
+
+pub mod config;
+pub mod engine;
+pub mod evaluator;
+pub mod gumbel;
+pub mod puct;
+pub mod rollout;
+pub mod search;
+pub mod tree;
+
+pub use config::{RootSearch, SearchConfig, SearchConfigError};
+pub use engine::{Budget, Engine, Thought, actions_to_moves, choose_by_actions, principal_line};
+pub use evaluator::{EvalRequest, Evaluation, Evaluator, UniformEvaluator, softmax_in_place};
+pub use rollout::RolloutEvaluator;
+pub use search::{GameSearch, LeafStep, SearchResult, search_blocking};
+pub use tree::{Node, NodeId, NodeState, Tree};

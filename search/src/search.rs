@@ -1,0 +1,320 @@
+//! One game's search, driven from outside one leaf at a time so that a worker can batch the leaves of many
+//! games into one evaluator call: [`GameSearch::select_leaf`] walks down to a leaf (or finishes a terminal
+//! line by itself), the caller evaluates the leaf's position, and [`GameSearch::expand_leaf`] expands it and
+//! backs its value up. [`search_blocking`] runs a whole search with one evaluator, for tests and tools.
+//!
+//! Counting: a *simulation* is one leaf below the root reached and backed up (a terminal leaf included). The
+//! root's own evaluation is not a simulation. A search of budget S adds exactly S to the visits of the root's
+//! children, so with tree reuse `sum of root child visits = carried visits + S`.
+
+use crate::config::{RootSearch, SearchConfig};
+use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
+use crate::gumbel::GumbelRoot;
+use crate::puct::{PuctParams, add_dirichlet_noise, sample_by_visits, select_child};
+use crate::tree::{NodeId, NodeState, ROOT, Tree};
+use rand::Rng;
+use zero_games::{Action, ActionList, Game};
+
+/// What [`GameSearch::select_leaf`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeafStep {
+    /// A new leaf needs an evaluation: its position and legal actions are in the caller's buffers.
+    Evaluate,
+    /// A terminal line was backed up at once (counted as a simulation).
+    Terminal,
+    /// The walk met a leaf already waiting for its evaluation; try again after the batch.
+    Collision,
+    /// Nothing more to start: the budget is spent, or the root's evaluation is pending.
+    Idle,
+}
+
+/// The result of a finished search.
+#[derive(Debug, Clone)]
+pub struct SearchResult {
+    /// The action to play.
+    pub action: Action,
+    /// Legal actions of the root, in the order of `policy`.
+    pub legal: Vec<Action>,
+    /// The training target over `legal` (sums to 1): visit shares (PUCT) or the improved policy (Gumbel).
+    pub policy: Vec<f32>,
+    /// Root value from the side to move's view.
+    pub root_value: f32,
+    /// Simulations run by this search (carried-over visits excluded).
+    pub simulations: u32,
+    /// Whether this was a full search (a policy target).
+    pub full: bool,
+}
+
+/// The search state of one game in progress.
+#[derive(Debug, Clone)]
+pub struct GameSearch<G: Game> {
+    tree: Tree,
+    root_game: G,
+    budget: u32,
+    started: u32,
+    completed: u32,
+    full: bool,
+    noise: bool,
+    root_mode: RootSearch,
+    gumbel: Option<GumbelRoot>,
+    /// Whether the root-start work (noise, Gumbel sampling) was done for this search.
+    root_prepared: bool,
+}
+
+impl<G: Game> GameSearch<G> {
+    pub fn new(game: G, root_mode: RootSearch) -> Self {
+        GameSearch {
+            tree: Tree::new(game.to_move()),
+            root_game: game,
+            budget: 0,
+            started: 0,
+            completed: 0,
+            full: false,
+            noise: false,
+            root_mode,
+            gumbel: None,
+            root_prepared: false,
+        }
+    }
+
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    pub fn game(&self) -> &G {
+        &self.root_game
+    }
+
+    /// Starts a search of `budget` simulations (`full`: a recorded full search, which gets root noise in PUCT
+    /// mode when `noise` is set).
+    pub fn begin(&mut self, budget: u32, full: bool, noise: bool) {
+        self.budget = budget;
+        self.started = 0;
+        self.completed = 0;
+        self.full = full;
+        self.noise = noise;
+        self.gumbel = None;
+        self.root_prepared = false;
+    }
+
+    /// Whether every simulation of the budget has come back.
+    pub fn is_done(&self) -> bool {
+        self.root_prepared && self.completed >= self.budget
+    }
+
+    /// Simulations completed in this search.
+    pub fn completed(&self) -> u32 {
+        self.completed
+    }
+
+    fn prepare_root<R: Rng>(&mut self, config: &SearchConfig, rng: &mut R) {
+        if self.root_prepared || self.tree.root().state != NodeState::Expanded {
+            return;
+        }
+        match self.root_mode {
+            RootSearch::Puct => {
+                if self.noise {
+                    add_dirichlet_noise(
+                        &mut self.tree,
+                        config.dirichlet_alpha_total,
+                        config.dirichlet_fraction,
+                        rng,
+                    );
+                }
+            }
+            RootSearch::Gumbel => {
+                self.gumbel = Some(GumbelRoot::new(
+                    &self.tree,
+                    config.gumbel_actions,
+                    self.budget,
+                    config.gumbel_c_visit,
+                    config.gumbel_c_scale,
+                    rng,
+                ));
+            }
+        }
+        self.root_prepared = true;
+    }
+
+    /// Walks down to the next leaf. On [`LeafStep::Evaluate`], `path` holds the nodes root first, `leaf_game` the
+    /// leaf's position and `legal` its legal actions; the caller must later call [`GameSearch::expand_leaf`].
+    pub fn select_leaf<R: Rng>(
+        &mut self,
+        config: &SearchConfig,
+        params: &PuctParams,
+        rng: &mut R,
+        path: &mut Vec<NodeId>,
+        leaf_game: &mut G,
+        legal: &mut ActionList,
+    ) -> LeafStep {
+        path.clear();
+        match self.tree.root().state {
+            NodeState::New => {
+                path.push(ROOT);
+                leaf_game.clone_from(&self.root_game);
+                leaf_game.legal_actions(legal);
+                self.tree.set_pending(ROOT);
+                self.tree.add_in_flight(path);
+                return LeafStep::Evaluate;
+            }
+            NodeState::Pending => return LeafStep::Idle,
+            NodeState::Terminal => panic!("search started on a finished game"),
+            NodeState::Expanded => self.prepare_root(config, rng),
+        }
+        if self.started >= self.budget {
+            return LeafStep::Idle;
+        }
+        leaf_game.clone_from(&self.root_game);
+        path.push(ROOT);
+        let mut gumbel_index = None;
+        let mut node = match self.gumbel.as_mut() {
+            Some(g) => {
+                let i = g.next_child(&self.tree);
+                gumbel_index = Some(i);
+                self.tree.root().first_child + i as u32
+            }
+            None => select_child(&self.tree, ROOT, params),
+        };
+        loop {
+            leaf_game.apply_action(self.tree.node(node).action);
+            path.push(node);
+            match self.tree.node(node).state {
+                NodeState::Expanded => node = select_child(&self.tree, node, params),
+                NodeState::Pending => return LeafStep::Collision,
+                NodeState::Terminal => {
+                    let value = self.tree.node(node).raw_value;
+                    self.count_start(gumbel_index);
+                    self.tree.backup(path, value, false);
+                    self.completed += 1;
+                    return LeafStep::Terminal;
+                }
+                NodeState::New => {
+                    let to_move = leaf_game.to_move();
+                    self.tree.reach(node, to_move);
+                    self.count_start(gumbel_index);
+                    if let Some(outcome) = leaf_game.outcome() {
+                        // Draw reasons give 0; a loss of the side to move -1.
+                        let value = outcome.value_for(to_move);
+                        self.tree.set_terminal(node, value);
+                        self.tree.backup(path, value, false);
+                        self.completed += 1;
+                        return LeafStep::Terminal;
+                    }
+                    leaf_game.legal_actions(legal);
+                    self.tree.set_pending(node);
+                    self.tree.add_in_flight(path);
+                    return LeafStep::Evaluate;
+                }
+            }
+        }
+    }
+
+    fn count_start(&mut self, gumbel_index: Option<usize>) {
+        self.started += 1;
+        if let (Some(g), Some(i)) = (self.gumbel.as_mut(), gumbel_index) {
+            g.record_start(i);
+        }
+    }
+
+    /// Expands the leaf at the end of `path` with its evaluation and backs the value up.
+    pub fn expand_leaf<R: Rng>(
+        &mut self,
+        config: &SearchConfig,
+        rng: &mut R,
+        path: &[NodeId],
+        legal: &[Action],
+        evaluation: &Evaluation,
+    ) {
+        let leaf = *path.last().expect("a path has a leaf");
+        self.tree.expand(leaf, legal, &evaluation.priors, evaluation.value);
+        self.tree.backup(path, evaluation.value, true);
+        if leaf == ROOT {
+            self.prepare_root(config, rng);
+        } else {
+            self.completed += 1;
+        }
+    }
+
+    /// Picks the action to play and the training target, once [`GameSearch::is_done`].
+    pub fn finish<R: Rng>(&self, temperature: f32, rng: &mut R) -> SearchResult {
+        let tree = &self.tree;
+        let root = tree.root();
+        let legal: Vec<Action> = root.children().map(|c| tree.node(c).action).collect();
+        let (index, policy) = match &self.gumbel {
+            Some(g) => (g.final_choice(tree), g.improved_policy(tree)),
+            None => {
+                let visits = tree.root_child_visits();
+                let priors: Vec<f32> = root.children().map(|c| tree.node(c).prior).collect();
+                let total: u32 = visits.iter().sum();
+                let policy = if total == 0 {
+                    priors.clone()
+                } else {
+                    visits.iter().map(|&v| v as f32 / total as f32).collect()
+                };
+                (sample_by_visits(&visits, &priors, temperature, rng), policy)
+            }
+        };
+        SearchResult {
+            action: legal[index],
+            legal,
+            policy,
+            root_value: root.q(),
+            simulations: self.completed,
+            full: self.full,
+        }
+    }
+
+    /// Plays `action` at the root and moves the tree on: with `reuse`, the chosen child's subtree becomes the
+    /// new tree (its noise-free priors kept; noise is re-applied by the next full search), else a fresh root.
+    pub fn advance(&mut self, action: Action, reuse: bool) {
+        self.root_game.apply_action(action);
+        let child = self.tree.child_by_action(ROOT, action);
+        match child {
+            Some(c) if reuse && self.tree.node(c).state == NodeState::Expanded => self.tree.keep_subtree(c),
+            _ => self.tree.reset(self.root_game.to_move()),
+        }
+        self.gumbel = None;
+        self.root_prepared = false;
+    }
+
+    /// Starts over on another game, keeping the arena's memory.
+    pub fn restart(&mut self, game: G) {
+        self.tree.reset(game.to_move());
+        self.root_game = game;
+        self.gumbel = None;
+        self.root_prepared = false;
+    }
+}
+
+/// Runs one whole search on `search` with `evaluator`, one leaf per call (tests and analysis).
+pub fn search_blocking<G: Game, E: Evaluator<G>, R: Rng>(
+    search: &mut GameSearch<G>,
+    evaluator: &mut E,
+    config: &SearchConfig,
+    budget: u32,
+    full: bool,
+    rng: &mut R,
+) {
+    let params = PuctParams::from_config(config);
+    let noise = full && config.dirichlet_fraction > 0.0;
+    search.begin(budget, full, noise);
+    let mut path = Vec::new();
+    let mut leaf = search.game().clone();
+    let mut legal = ActionList::new();
+    while !search.is_done() {
+        match search.select_leaf(config, &params, rng, &mut path, &mut leaf, &mut legal) {
+            LeafStep::Evaluate => {
+                let eval = evaluator
+                    .evaluate(&[EvalRequest {
+                        game: &leaf,
+                        legal: legal.as_slice(),
+                    }])
+                    .pop()
+                    .expect("one evaluation per request");
+                search.expand_leaf(config, rng, &path, legal.as_slice(), &eval);
+            }
+            LeafStep::Terminal => {}
+            LeafStep::Collision | LeafStep::Idle => unreachable!("one leaf at a time never collides"),
+        }
+    }
+}

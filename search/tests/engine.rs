@@ -1,0 +1,116 @@
+//! The engine as a player, with evaluators written in plain Rust: it plays whole legal moves (a Bashni
+//! multi-jump chosen jump by jump), finds a tactic, is reproducible from its seed, and keeps to a time budget.
+
+mod common;
+
+use common::position;
+use std::time::{Duration, Instant};
+use zero_games::baghchal::BaghChal;
+use zero_games::bashni::Bashni;
+use zero_games::{Action, ActionList, Game};
+use zero_search::{
+    Budget, Engine, EvalRequest, Evaluation, Evaluator, RolloutEvaluator, RootSearch, SearchConfig, UniformEvaluator,
+    actions_to_moves, choose_by_actions,
+};
+
+/// Counts the positions it is asked about; uniform otherwise.
+#[derive(Default)]
+struct Counting {
+    positions: usize,
+}
+
+impl<G: Game> Evaluator<G> for Counting {
+    fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
+        self.positions += batch.len();
+        batch
+            .iter()
+            .map(|r| Evaluation::uniform(r.legal.len(), 0.0, false))
+            .collect()
+    }
+
+    fn name(&self) -> String {
+        "counting".to_string()
+    }
+}
+
+#[test]
+fn a_multi_jump_is_chosen_jump_by_jump_and_forced_moves_cost_nothing() {
+    // White's only capture is the double jump c3:e5:c7; it is the only legal move, so no search runs.
+    let game: Bashni = position("w c3:w d4:b d6:b");
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    assert_eq!(moves.len(), 1, "a forced position");
+    let mut engine = Engine::seeded(Counting::default(), SearchConfig::for_play(RootSearch::Puct, 16), 1);
+    let thought = engine.think(&game, Budget::Simulations(16));
+    assert_eq!(game.format_move(&thought.mv), "c3:e5:c7");
+    assert_eq!((thought.value, thought.simulations), (None, 0));
+    assert_eq!(engine.evaluator().positions, 0);
+    // With two captures sharing their first jump, `choose_by_actions` asks at every jump while more than one
+    // move remains: at the shared first jump (one legal action), then at the fork.
+    let game: Bashni = position("w c3:w d4:b d6:b f6:b");
+    let mut asked = Vec::new();
+    let mv = choose_by_actions(&game, |_, legal| {
+        asked.push(legal.len());
+        *legal.last().unwrap()
+    });
+    assert!(game.format_move(&mv).starts_with("c3:e5:"), "{}", game.format_move(&mv));
+    assert_eq!(asked, vec![1, 2]);
+}
+
+#[test]
+fn the_engine_finds_a_win_and_its_line_starts_with_its_move() {
+    for root in [RootSearch::Puct, RootSearch::Gumbel] {
+        let game: BaghChal = position("T...T/...../...../.G.../T...T t 15 4");
+        let mut engine = Engine::seeded(UniformEvaluator, SearchConfig::for_play(root, 200), 3);
+        let thought = engine.think(&game, Budget::Simulations(200));
+        assert_eq!(game.format_move(&thought.mv), "a1xc3", "{root:?}");
+        assert!(
+            thought.value.unwrap() > 0.0,
+            "{root:?}: a won position, value {:?}",
+            thought.value
+        );
+        assert_eq!(thought.simulations, 200);
+        let line = actions_to_moves(&game, &thought.line);
+        assert_eq!(line.first().map(String::as_str), Some("a1xc3"), "{root:?}: {line:?}");
+    }
+}
+
+#[test]
+fn the_same_seed_plays_the_same_game() {
+    let play = |seed: u64| -> Vec<String> {
+        let mut game: Bashni = position("start");
+        let mut engine = Engine::seeded(
+            RolloutEvaluator::new(5, 50),
+            SearchConfig::for_play(RootSearch::Gumbel, 8),
+            seed,
+        );
+        let mut moves = Vec::new();
+        for _ in 0..6 {
+            let thought = engine.think(&game, Budget::Simulations(8));
+            moves.push(game.format_move(&thought.mv));
+            game.play(&thought.mv);
+        }
+        moves
+    };
+    assert_eq!(play(9), play(9));
+}
+
+#[test]
+fn a_time_budget_is_kept_and_runs_at_least_one_chunk() {
+    let game: Bashni = position("start");
+    let mut engine = Engine::seeded(
+        RolloutEvaluator::new(5, 400),
+        SearchConfig::for_play(RootSearch::Puct, 1),
+        1,
+    );
+    let limit = Duration::from_millis(60);
+    let started = Instant::now();
+    let thought = engine.think(&game, Budget::MoveTime(limit));
+    let took = started.elapsed();
+    assert!(thought.simulations >= 16, "at least one chunk: {}", thought.simulations);
+    assert!(took >= limit, "stopped early: {took:?}");
+    let mut legal = ActionList::new();
+    game.legal_actions(&mut legal);
+    let first: Action = thought.line[0];
+    assert!(legal.as_slice().contains(&first));
+}

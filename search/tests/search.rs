@@ -1,0 +1,127 @@
+//! Invariants of the search: visit counting, the Gumbel target, tree reuse, sign handling in multi-action moves.
+
+mod common;
+
+use common::{config, position, search};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use zero_games::bashni::Bashni;
+use zero_games::tours::Tours;
+use zero_games::{ActionList, Game};
+use zero_search::UniformEvaluator;
+use zero_search::{GameSearch, RolloutEvaluator, RootSearch, search_blocking};
+
+#[test]
+fn root_child_visits_sum_to_simulations_plus_the_carried_subtree() {
+    for mode in [RootSearch::Puct, RootSearch::Gumbel] {
+        let config = config(mode);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut evaluator = RolloutEvaluator::new(1, 100);
+        let mut search = GameSearch::new(Tours::start(&Tours::parse_rules(None, &[]).unwrap()), mode);
+        for (step, sims) in [50u32, 37, 64, 1].into_iter().enumerate() {
+            let carried = search.tree().root_child_visit_sum();
+            if step == 0 {
+                assert_eq!(carried, 0);
+            }
+            search_blocking(&mut search, &mut evaluator, &config, sims, true, &mut rng);
+            assert_eq!(
+                search.tree().root_child_visit_sum(),
+                carried + sims,
+                "{mode:?} step {step}"
+            );
+            assert_eq!(
+                search.tree().root().visits,
+                carried + sims + 1,
+                "the root's own evaluation is one visit"
+            );
+            let result = search.finish(1.0, &mut rng);
+            search.advance(result.action, true);
+        }
+    }
+}
+
+#[test]
+fn tree_reuse_keeps_the_chosen_subtree() {
+    let config = config(RootSearch::Puct);
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let mut evaluator = RolloutEvaluator::new(2, 100);
+    let mut search = GameSearch::new(
+        Bashni::start(&Bashni::parse_rules(None, &[]).unwrap()),
+        RootSearch::Puct,
+    );
+    search_blocking(&mut search, &mut evaluator, &config, 200, true, &mut rng);
+    let result = search.finish(0.0, &mut rng);
+    let tree = search.tree();
+    let child = tree.child_by_action(0, result.action).unwrap();
+    let (visits, children, q) = (
+        tree.node(child).visits,
+        tree.node(child).child_count,
+        tree.node(child).q(),
+    );
+    let grandchildren: Vec<_> = tree.node(child).children().map(|c| *tree.node(c)).collect();
+    assert!(visits > 1);
+    search.advance(result.action, true);
+    let root = search.tree().root();
+    assert_eq!(root.visits, visits);
+    assert_eq!(root.child_count, children);
+    // The mover changes after a quiet Bashni move, so the kept value is re-expressed from the new mover's view.
+    assert!((root.q() + q).abs() < 1e-5);
+    let kept: Vec<_> = search
+        .tree()
+        .root()
+        .children()
+        .map(|c| *search.tree().node(c))
+        .collect();
+    assert_eq!(kept.len(), grandchildren.len());
+    for (a, b) in kept.iter().zip(&grandchildren) {
+        assert_eq!((a.action, a.visits, a.value_sum), (b.action, b.visits, b.value_sum));
+    }
+    // Without reuse the tree starts over.
+    let result = search.finish(0.0, &mut rng);
+    search.advance(result.action, false);
+    assert_eq!(search.tree().len(), 1);
+}
+
+#[test]
+fn gumbel_target_is_a_distribution_over_exactly_the_legal_actions() {
+    for text in ["start", "w c3:w e3:w g3:w d6:b f6:b b6:b"] {
+        let game: Bashni = position(text);
+        let mut legal = ActionList::new();
+        game.legal_actions(&mut legal);
+        for sims in [1u32, 5, 32, 100] {
+            let (result, _) = search(&game, RootSearch::Gumbel, sims, &mut UniformEvaluator);
+            let mut sorted = result.legal.clone();
+            sorted.sort_unstable();
+            let mut expected = legal.as_slice().to_vec();
+            expected.sort_unstable();
+            assert_eq!(sorted, expected);
+            assert_eq!(result.policy.len(), legal.len());
+            assert!(result.policy.iter().all(|&p| p > 0.0 && p.is_finite()));
+            let sum: f32 = result.policy.iter().sum();
+            assert!((sum - 1.0).abs() < 1e-5, "sum {sum}");
+        }
+    }
+}
+
+#[test]
+fn multi_jump_wins_are_backed_up_as_wins() {
+    // White's c1 man must jump d2 then d4 (two actions of one move); Black is then left with nothing.
+    let game: Bashni = position("w c1:w d2:b d4:b");
+    for mode in [RootSearch::Puct, RootSearch::Gumbel] {
+        let (result, search) = search(&game, mode, 16, &mut RolloutEvaluator::new(5, 100));
+        assert!(result.root_value > 0.9, "{mode:?}: root value {}", result.root_value);
+        let tree = search.tree();
+        let child = tree.child_by_action(0, result.action).unwrap();
+        // The first jump keeps White to move: its node's value is a win from White's view, not a loss.
+        assert_eq!(tree.node(child).to_move, 0);
+        assert!(tree.node(child).q() > 0.9);
+    }
+    // And from Black's side: a multi-jump loss for the mover is valued as a loss.
+    let game: Bashni = position("b f8:b e7:w e5:w h2:w");
+    let (result, _) = search(&game, RootSearch::Puct, 32, &mut RolloutEvaluator::new(5, 100));
+    assert!(
+        result.root_value > 0.9,
+        "black wins by f8:d6:f4: root value {}",
+        result.root_value
+    );
+}
