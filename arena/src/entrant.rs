@@ -8,9 +8,10 @@ use crate::player::{Player, player_rng};
 use crate::spec::{PlayerKind, PlayerSpec};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use zero_games::Registered;
 use zero_model::{DeviceChoice, NetworkEvaluator};
-use zero_search::RootSearch;
+use zero_search::{Budget, RootSearch, SearchConfig};
 
 /// Positions a checkpoint player's evaluator remembers (one match's worth of repeated openings).
 const EVAL_CACHE: usize = 1 << 16;
@@ -86,6 +87,7 @@ impl<G: Registered> Entrant<G> {
                 kind: PlayerKind::Checkpoint {
                     path: name.clone().into(),
                     simulations,
+                    millis: None,
                     device: DeviceChoice::Cpu,
                     root,
                     precision: zero_model::Precision::Auto,
@@ -116,16 +118,32 @@ impl<G: Registered> Entrant<G> {
             PlayerKind::Greedy => Box::new(GreedyPlayer::new(name, rng)),
             PlayerKind::AlphaBeta(limit) => Box::new(AlphaBeta::<G>::new(name, *limit, rng)),
             PlayerKind::Mcts { simulations } => Box::new(UctPlayer::new(name, *simulations, rng)),
-            PlayerKind::Checkpoint { simulations: 0, .. } => Box::new(PolicyPlayer::new(
+            PlayerKind::Checkpoint {
+                simulations: 0,
+                millis: None,
+                ..
+            } => Box::new(PolicyPlayer::new(
                 name,
                 self.evaluator.clone().expect("prepared with its evaluator"),
             )),
-            PlayerKind::Checkpoint { simulations, root, .. } => Box::new(SearchPlayer::new(
-                name,
-                self.evaluator.clone().expect("prepared with its evaluator"),
-                zero_search::SearchConfig::for_play(*root, *simulations),
-                rng,
-            )),
+            PlayerKind::Checkpoint {
+                simulations,
+                millis,
+                root,
+                ..
+            } => {
+                let budget = match millis {
+                    Some(ms) => Budget::MoveTime(Duration::from_millis(*ms)),
+                    None => Budget::Simulations(*simulations),
+                };
+                Box::new(SearchPlayer::new(
+                    name,
+                    self.evaluator.clone().expect("prepared with its evaluator"),
+                    SearchConfig::for_play(*root, (*simulations).max(1)),
+                    budget,
+                    rng,
+                ))
+            }
         }
     }
 }

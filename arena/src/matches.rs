@@ -1,6 +1,8 @@
 //! Playing games: one game between two players from an opening, a head-to-head match of paired games, and a
 //! round robin between any number of entrants. Every opening is played twice with the colours swapped
-//! (consecutive games `2k` and `2k + 1`), the games run in parallel on rayon's pool, and each is recorded.
+//! (consecutive games `2k` and `2k + 1`), the games run in parallel on rayon's pool, and each is recorded. A match
+//! where a player thinks on the clock (`ms=`) plays one game at a time instead, so that each player's time is
+//! a whole core's and no network waits for another game's search (equal time means equal compute).
 
 use crate::entrant::Entrant;
 use crate::openings::OpeningBook;
@@ -140,22 +142,24 @@ fn play_jobs<G: Registered>(
     options: &MatchOptions,
 ) -> Result<Vec<(MatchRecord, Thinking)>, ArenaError> {
     book.validate::<G>(rules)?;
-    jobs.par_iter()
-        .enumerate()
-        .map(|(n, job)| {
-            // Two streams per game, one per side, so each player's choices depend on the seed and the game only.
-            let mut first = entrants[job.first].player(options.seed, 2 * n as u64);
-            let mut second = entrants[job.second].player(options.seed, 2 * n as u64 + 1);
-            play_game(
-                rules,
-                book,
-                job.opening,
-                first.as_mut(),
-                second.as_mut(),
-                options.max_plies,
-            )
-        })
-        .collect()
+    let play = |(n, job): (usize, &Job)| {
+        // Two streams per game, one per side, so each player's choices depend on the seed and the game only.
+        let mut first = entrants[job.first].player(options.seed, 2 * n as u64);
+        let mut second = entrants[job.second].player(options.seed, 2 * n as u64 + 1);
+        play_game(
+            rules,
+            book,
+            job.opening,
+            first.as_mut(),
+            second.as_mut(),
+            options.max_plies,
+        )
+    };
+    if entrants.iter().any(|e| e.spec.thinks_on_the_clock()) {
+        jobs.iter().enumerate().map(play).collect()
+    } else {
+        jobs.par_iter().enumerate().map(play).collect()
+    }
 }
 
 /// The games of a head-to-head match between `a` and `b` (in pairs: games `2k` and `2k + 1` share an opening,

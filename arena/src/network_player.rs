@@ -65,7 +65,8 @@ impl<G: Encoding> Player<G> for PolicyPlayer<G> {
     }
 }
 
-/// A checkpoint playing through the network search: one search of the budget at every action of its move.
+/// A checkpoint playing through the network search within a budget per move: simulations at every action of
+/// its move, or a time for the whole move.
 pub struct SearchPlayer<G: Encoding> {
     name: String,
     engine: Engine<G, Locked<G>>,
@@ -74,8 +75,13 @@ pub struct SearchPlayer<G: Encoding> {
 
 impl<G: Encoding> SearchPlayer<G> {
     /// `config` as made by [`SearchConfig::for_play`]; `rng` drives Gumbel's sampling (PUCT needs none).
-    pub fn new(name: impl Into<String>, evaluator: SharedEvaluator<G>, config: SearchConfig, rng: PlayerRng) -> Self {
-        let budget = Budget::Simulations(config.simulations);
+    pub fn new(
+        name: impl Into<String>,
+        evaluator: SharedEvaluator<G>,
+        config: SearchConfig,
+        budget: Budget,
+        rng: PlayerRng,
+    ) -> Self {
         SearchPlayer {
             name: name.into(),
             engine: Engine::new(Locked(evaluator), config, rng),

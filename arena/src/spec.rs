@@ -1,5 +1,6 @@
 //! Player specifications as written on the command line: `random`, `greedy`, `alphabeta:depth=4`,
-//! `alphabeta:nodes=100000`, `alphabeta:ms=200`, `mcts:sims=200`, `ckpt:PATH,sims=64[,root=puct|gumbel][,device=D][,precision=auto|f32|bf16]`, each with an optional
+//! `alphabeta:nodes=100000`, `alphabeta:ms=200`, `mcts:sims=200`,
+//! `ckpt:PATH,sims=64|ms=100[,root=puct|gumbel][,device=D][,precision=auto|f32|bf16]`, each with an optional
 //! `name=LABEL`. Parsing knows no game; [`crate::Entrant`] turns a spec into players of one game.
 
 use crate::baselines::SearchLimit;
@@ -51,11 +52,13 @@ pub enum PlayerKind {
     Mcts {
         simulations: u32,
     },
-    /// A checkpoint; `simulations` = 0 plays the raw policy, more runs the selfplay crate's search with the
-    /// network (root `root`, no noise, the most visited action / the Gumbel final choice).
+    /// A checkpoint; `simulations` = 0 plays the raw policy, more runs the search crate's engine with the
+    /// network (root `root`, no noise, the most visited action / the Gumbel final choice). With `millis` the
+    /// engine searches for that long per move instead (`ms=N`: equal thinking time with `alphabeta:ms=N`).
     Checkpoint {
         path: PathBuf,
         simulations: u32,
+        millis: Option<u64>,
         device: zero_model::DeviceChoice,
         root: RootSearch,
         /// The number format the network evaluates in (`precision=auto|f32|bf16`, default auto).
@@ -85,11 +88,22 @@ impl PlayerSpec {
             kind: PlayerKind::Checkpoint {
                 path: path.into(),
                 simulations,
+                millis: None,
                 device,
                 root: DEFAULT_CKPT_ROOT,
                 precision: zero_model::Precision::Auto,
             },
             label: None,
+        }
+    }
+
+    /// Whether the player's thinking is bounded by time (`ms=`) rather than by work: its games depend on the
+    /// machine's speed and load.
+    pub fn thinks_on_the_clock(&self) -> bool {
+        match &self.kind {
+            PlayerKind::AlphaBeta(limit) => limit.millis.is_some(),
+            PlayerKind::Checkpoint { millis, .. } => millis.is_some(),
+            _ => false,
         }
     }
 
@@ -220,6 +234,7 @@ impl<'a> SpecParts<'a> {
             [.., wrong] => return Err(self.malformed(wrong)),
         };
         let mut simulations = DEFAULT_CKPT_SIMS;
+        let mut millis = None;
         let mut device = zero_model::DeviceChoice::Cpu;
         let mut root = DEFAULT_CKPT_ROOT;
         let mut precision = zero_model::Precision::Auto;
@@ -227,11 +242,15 @@ impl<'a> SpecParts<'a> {
             match key {
                 "path" => path = Some(PathBuf::from(value)),
                 "sims" => simulations = self.small(key, value)?,
+                "ms" => match self.number(key, value)? {
+                    0 => return Err(self.bad_number(key, value, "at least 1 millisecond")),
+                    ms => millis = Some(ms),
+                },
                 "device" => device = value.parse().map_err(|e| self.bad_value(key, value, e))?,
                 "root" => root = value.parse().map_err(|e| self.bad_value(key, value, e))?,
                 "precision" => precision = value.parse().map_err(|e| self.bad_value(key, value, e))?,
                 _ => {
-                    let known = "PATH (first), path, sims, root, device, precision, name";
+                    let known = "PATH (first), path, sims, ms, root, device, precision, name";
                     return Err(self.unknown("ckpt", key, known));
                 }
             }
@@ -239,9 +258,13 @@ impl<'a> SpecParts<'a> {
         let path = path.ok_or_else(|| SpecError::MissingPath {
             spec: self.spec.to_string(),
         })?;
+        if millis.is_some() && self.pairs.iter().any(|&(key, _)| key == "sims") {
+            return Err(self.bad_value("ms", "", "give sims=N or ms=N, not both"));
+        }
         Ok(PlayerKind::Checkpoint {
             path,
             simulations,
+            millis,
             device,
             root,
             precision,
@@ -315,17 +338,24 @@ impl PlayerSpec {
             PlayerKind::Checkpoint {
                 path,
                 simulations,
+                millis,
                 root,
                 ..
             } => {
                 let file = path
                     .file_name()
                     .map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned());
+                let budget = match millis {
+                    Some(ms) => format!("ms={ms}"),
+                    None => format!("sims={simulations}"),
+                };
                 // The root is written only where it differs from the default and a search runs at all.
                 match root {
-                    _ if *simulations == 0 || *root == DEFAULT_CKPT_ROOT => format!("ckpt:{file},sims={simulations}"),
-                    RootSearch::Puct => format!("ckpt:{file},sims={simulations},root=puct"),
-                    RootSearch::Gumbel => format!("ckpt:{file},sims={simulations},root=gumbel"),
+                    _ if (*simulations == 0 && millis.is_none()) || *root == DEFAULT_CKPT_ROOT => {
+                        format!("ckpt:{file},{budget}")
+                    }
+                    RootSearch::Puct => format!("ckpt:{file},{budget},root=puct"),
+                    RootSearch::Gumbel => format!("ckpt:{file},{budget},root=gumbel"),
                 }
             }
         }

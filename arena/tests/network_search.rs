@@ -66,6 +66,18 @@ fn searching_checkpoint_plays_legal_games<G: Registered>() {
     // Evaluation play is deterministic: the same seed plays the same games.
     let again = round_robin(&rules, &entrants, &book, &options).unwrap();
     assert_eq!(again.records, result.records);
+    // With a time per move instead (games then depend on the machine's speed, so only their legality is
+    // checked), against alpha-beta on the same time.
+    let timed: Vec<Entrant<G>> = vec![
+        Entrant::parse("alphabeta:ms=5").unwrap(),
+        Entrant::parse(&format!("ckpt:{},ms=5", path.display())).unwrap(),
+    ];
+    let result = round_robin(&rules, &timed, &book, &options).unwrap();
+    for record in &result.records {
+        assert_ne!(record.reason, "illegal-move", "{record:?}");
+        let (_, outcome) = replay::<G>(record).unwrap();
+        assert!(agrees(record, outcome), "{record:?} replays to {outcome:?}");
+    }
     cleanup(&path);
 }
 

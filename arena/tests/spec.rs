@@ -30,6 +30,17 @@ fn every_kind_parses() {
         PlayerSpec::parse("ckpt:x.safetensors").unwrap().canonical(),
         "ckpt:x.safetensors,sims=64"
     );
+    // Thinking time per move instead of simulations.
+    let timed = PlayerSpec::parse("ckpt:runs/a/gen3.safetensors,ms=100,root=gumbel").unwrap();
+    match &timed.kind {
+        PlayerKind::Checkpoint { millis, .. } => assert_eq!(*millis, Some(100)),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(timed.canonical(), "ckpt:gen3.safetensors,ms=100,root=gumbel");
+    assert_eq!(
+        PlayerSpec::parse("ckpt:x.safetensors,ms=250").unwrap().canonical(),
+        "ckpt:x.safetensors,ms=250"
+    );
 }
 
 #[test]
@@ -50,6 +61,10 @@ fn malformed_specs_name_the_wrong_part() {
     assert!(text.contains("1e5") && text.contains("nodes"), "{text}");
     let text = err("ckpt:a.safetensors,sim=3").to_string();
     assert!(text.contains("\"sim\""), "{text}");
+    assert!(matches!(err("ckpt:a.safetensors,ms=0"), SpecError::BadNumber { key, .. } if key == "ms"));
+    assert!(matches!(err("ckpt:a.safetensors,ms=fast"), SpecError::BadNumber { key, .. } if key == "ms"));
+    let text = err("ckpt:a.safetensors,sims=8,ms=100").to_string();
+    assert!(text.contains("not both"), "{text}");
 }
 
 #[test]

@@ -30,6 +30,11 @@ pub struct LoopConfig {
     pub eval_previous: bool,
     /// Evaluation openings: how many, generated once per run.
     pub eval_openings: usize,
+    /// The run's headline: each generation's network searching this many milliseconds per move against
+    /// `alphabeta:ms=` the same, equal thinking time (kept out of the Elo pool); 0 switches the match off.
+    pub eval_equal_time_ms: u64,
+    /// Games of that match per generation (paired colours; rounded up to even).
+    pub eval_equal_time_games: usize,
     /// Seed of the run's self-play and evaluation.
     pub seed: u64,
     /// Gate each new network: it replaces the network self-play uses only when an SPRT against that one accepts
@@ -58,6 +63,8 @@ impl Default for LoopConfig {
             eval_baselines: vec!["random".to_string(), "greedy".to_string()],
             eval_previous: true,
             eval_openings: 32,
+            eval_equal_time_ms: 0,
+            eval_equal_time_games: 20,
             seed: 1,
             gate: false,
             gate_elo0: 0.0,
@@ -184,6 +191,8 @@ pub const RESUMABLE_KEYS: &[&str] = &[
     "run.eval_games",
     "run.eval_baselines",
     "run.eval_previous",
+    "run.eval_equal_time_ms",
+    "run.eval_equal_time_games",
     "selfplay.workers",
     "selfplay.games_in_flight",
     "selfplay.precision",

@@ -12,6 +12,8 @@
 //!   checkpoints/       gen-0004.safetensors (+ .train.safetensors: optimizer and data cursor)
 //!   games/             evaluation games, one file per pairing: baselines/random-vs-greedy.jsonl (played once),
 //!                      gen-0004/vs-random.jsonl, gen-0004/vs-gen3.jsonl (see `evaluate`)
+//!   equal-time/        the headline match at equal thinking time, kept out of the Elo pool:
+//!                      gen-0004-ms100.jsonl
 //!   openings.json      the evaluation openings, generated once
 //!   metrics.jsonl      one line per training step
 //!   generations.jsonl  one summary line per generation
@@ -72,7 +74,7 @@ impl RunDir {
     /// Opens (creating if needed) and locks a run directory; fails with the holder's name when another process
     /// drives it.
     pub fn open(root: &Path) -> Result<RunDir> {
-        for sub in ["data", "checkpoints", "games", "report"] {
+        for sub in ["data", "checkpoints", "games", "equal-time", "report"] {
             std::fs::create_dir_all(root.join(sub))
                 .with_context(|| format!("creating {}", root.join(sub).display()))?;
         }
@@ -111,6 +113,7 @@ impl RunDir {
             self.root.clone(),
             self.checkpoints_dir(),
             self.games_dir(),
+            self.equal_time_dir(),
             self.report_dir(),
         ];
         // Evaluation games live one level down, a folder per generation.
@@ -156,6 +159,9 @@ impl RunDir {
     }
     pub fn report_dir(&self) -> PathBuf {
         self.root.join("report")
+    }
+    pub fn equal_time_dir(&self) -> PathBuf {
+        self.root.join("equal-time")
     }
     pub fn metrics_path(&self) -> PathBuf {
         self.root.join("metrics.jsonl")
@@ -261,6 +267,8 @@ impl RunDir {
                 data.games += 1;
                 data.plies += u64::from(game.plies);
                 data.draws += u64::from(game.winner.is_none());
+                data.first_wins += u64::from(game.winner == Some(0));
+                data.second_wins += u64::from(game.winner == Some(1));
                 data.resignations += u64::from(game.reason == EndReason::Resignation.as_str());
             }
             data.positions += zero_data::ShardFile::open(&shard.positions_path)
@@ -279,6 +287,8 @@ pub struct GenerationGames {
     /// Plies of all the games together.
     pub plies: u64,
     pub draws: u64,
+    pub first_wins: u64,
+    pub second_wins: u64,
     pub resignations: u64,
 }
 

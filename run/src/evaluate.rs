@@ -18,7 +18,7 @@
 
 use crate::config::RunConfig;
 use crate::dir::RunDir;
-use crate::summary::{is_network_name, network_name};
+use crate::summary::{EqualTimeResult, is_network_name, network_name};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -174,6 +174,37 @@ fn pairings<'a, G: Registered>(
         std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
     }
     Ok(pairings)
+}
+
+/// The run's headline match (with `run.eval_equal_time_ms`): network `generation` searching `ms` per move
+/// against alpha-beta on the same time, paired colours from the run's openings. Kept in `equal-time/`, out of
+/// the Elo pool: its games depend on the machine's speed, and the network plays there on another budget.
+pub fn equal_time<G: Registered>(
+    config: &RunConfig,
+    dir: &RunDir,
+    rules: &G::Rules,
+    book: &OpeningBook,
+    generation: u32,
+) -> Result<Option<EqualTimeResult>> {
+    let (ms, games) = (config.run.eval_equal_time_ms, config.run.eval_equal_time_games);
+    if ms == 0 || games == 0 {
+        return Ok(None);
+    }
+    let checkpoint = dir.checkpoint(generation);
+    let name = network_name(generation);
+    let network = Entrant::<G>::parse(&format!("ckpt:{},ms={ms},name={name}", checkpoint.display()))?;
+    let opponent = Entrant::<G>::parse(&format!("alphabeta:ms={ms}"))?;
+    let pairing = Pairing {
+        a: &network,
+        b: &opponent,
+        file: dir.equal_time_dir().join(format!("gen-{generation:04}-ms{ms}.jsonl")),
+        first_opening: 0,
+    };
+    if !pairing.file.exists() {
+        eprintln!("equal time: {name} against {} ({games} games)", opponent.name());
+    }
+    let records = pairing.games(rules, dir, config.run.seed, book, games)?;
+    Ok(Some(EqualTimeResult::of(&records, &name, opponent.name(), ms)))
 }
 
 /// Network `generation` as an arena player, under its run name.

@@ -6,6 +6,7 @@
 use crate::config::RunConfig;
 use crate::dir::{Phase, RunDir, RunState, checkpoint_path, shard_prefix};
 use crate::play::{PlayJob, play_games};
+use crate::summary::{read_generations, resignation_earned};
 use anyhow::Result;
 use std::path::Path;
 use zero_games::Encoding;
@@ -47,6 +48,13 @@ pub fn follow<G: Encoding>(config: &RunConfig, run_dir: &Path, options: FollowOp
             "uniform".to_string()
         } else {
             checkpoint_path(run_dir, network).display().to_string()
+        };
+        // The run's rule for resignation: only once the previous generation's checks have earned it.
+        let earlier = read_generations(&run_dir.join("generations.jsonl"))?;
+        sp.resign_check_fraction = if resignation_earned(&config.selfplay, earlier.last()) {
+            config.selfplay.resign_check_fraction
+        } else {
+            1.0
         };
         sp.seed = zero_selfplay::derive_seed(options.seed.unwrap_or(sp.seed) ^ std::process::id() as u64, round);
         let job = PlayJob {

@@ -8,7 +8,10 @@
 use crate::config::{RESUMABLE_KEYS, RunConfig};
 use crate::dir::{GenerationGames, Phase, RunDir, RunState, shard_prefix};
 use crate::play::{PlayJob, play_games};
-use crate::summary::{GateSummary, GenerationSummary, RatingPoint, is_network_name, network_name};
+use crate::summary::{
+    GateSummary, GenerationSummary, RatingPoint, collapse_warnings, is_network_name, network_name, read_generations,
+    resignation_earned,
+};
 use crate::{evaluate, gate, report, training};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -192,6 +195,8 @@ struct Generation<'a, G: Registered> {
 struct SelfPlayRun {
     stats: Option<SelfPlayStats>,
     seconds: f64,
+    /// Whether self-play could resign (decided when the session played).
+    resignation_allowed: Option<bool>,
 }
 
 /// The training a session ran: its steps and the mean of each loss term.
@@ -225,6 +230,7 @@ impl<G: Registered> Generation<'_, G> {
             save(state, Phase::Evaluate)?;
         }
         let ratings = self.evaluate(g + 1)?;
+        let equal_time = evaluate::equal_time::<G>(self.config, self.dir, self.rules, self.book, g + 1)?;
         let (next_selfplay, gate) = self.gate(g + 1, state.selfplay_network)?;
         let summary = summarize(
             g + 1,
@@ -233,11 +239,13 @@ impl<G: Registered> Generation<'_, G> {
             selfplay,
             training,
         );
-        let summary = GenerationSummary {
+        let mut summary = GenerationSummary {
             ratings,
+            equal_time,
             gate,
             ..summary
         };
+        summary.warnings = collapse_warnings(&read_generations(&self.dir.generations_path())?, &summary);
         RunDir::append_line(&self.dir.generations_path(), &summary)?;
         print_summary(&summary);
         state.generation = g + 1;
@@ -248,6 +256,7 @@ impl<G: Registered> Generation<'_, G> {
     /// Self-play: finishes generation `g`'s games with network `network` (those already in shards count),
     /// then merges the generation's one-game shards.
     fn selfplay(&self, g: u32, network: u32) -> Result<SelfPlayRun> {
+        let earlier = read_generations(&self.dir.generations_path())?;
         let have = self.dir.generation_data(g)?.games;
         let wanted = self.config.run.games_per_generation as u64;
         let mut run = SelfPlayRun::default();
@@ -258,6 +267,12 @@ impl<G: Registered> Generation<'_, G> {
                 self.dir.checkpoint(network).display().to_string()
             };
             let mut sp = self.config.selfplay.clone();
+            let allowed = resignation_earned(&sp, earlier.last());
+            if !allowed {
+                // Every would-be resignation is played out (by a stronger search of the resigning side) and
+                // counted: the checks that may earn resignation for the next generation.
+                sp.resign_check_fraction = 1.0;
+            }
             // A fresh seed for each session, so that a resumed generation does not replay the same games.
             sp.seed = zero_selfplay::derive_seed(self.config.run.seed, ((g as u64) << 32) | have);
             let job = PlayJob {
@@ -270,10 +285,17 @@ impl<G: Registered> Generation<'_, G> {
                 games_per_shard: 1,
                 run: &self.dir.name(),
             };
+            if !allowed && sp.resignation_enabled() {
+                eprintln!(
+                    "self-play: no resignation in generation {g} yet (the one before has not shown its value head \
+                     resigns rightly); every would-be resignation is played out and checked"
+                );
+            }
             let (stats, seconds) = play_games::<G>(self.rules, job)?;
             run = SelfPlayRun {
                 stats: Some(stats),
                 seconds,
+                resignation_allowed: Some(allowed),
             };
         }
         // One shard per finished game kept each game safe; the finished generation needs one file, not hundreds.
@@ -391,6 +413,11 @@ fn summarize(
         mean_game_length: data.per_game(data.plies),
         draw_rate: data.per_game(data.draws),
         resign_rate: data.per_game(data.resignations),
+        first_win_rate: data.per_game(data.first_wins),
+        second_win_rate: data.per_game(data.second_wins),
+        resign_checks: stats.map_or(0, |s| s.resign_checks),
+        resignation_allowed: selfplay.resignation_allowed,
+        warnings: Vec::new(),
         false_resign_rate: stats
             .filter(|s| s.resign_checks > 0)
             .map(|s| s.false_resigns as f64 / s.resign_checks as f64),
@@ -398,6 +425,7 @@ fn summarize(
         losses: training.losses,
         ratings: Vec::new(),
         network: network_name(generation),
+        equal_time: None,
         gate: None,
     }
 }
@@ -432,6 +460,18 @@ fn print_summary(s: &GenerationSummary) {
         elo(&s.network),
         others.join(", ")
     );
+    for warning in &s.warnings {
+        println!("                WARNING: self-play may be collapsing: {warning}");
+    }
+    if let Some(e) = &s.equal_time {
+        println!(
+            "                {} against {} at equal time ({} ms a move): {}",
+            s.network,
+            e.opponent,
+            e.ms,
+            e.describe()
+        );
+    }
     if let Some(gate) = &s.gate {
         println!("                {}", gate_line(gate, &s.network));
     }

@@ -41,7 +41,21 @@ pub struct GenerationSummary {
     pub mean_game_length: f64,
     pub draw_rate: f64,
     pub resign_rate: f64,
+    /// Shares of the games the first and the second player won (a side that always wins is a collapse sign).
+    #[serde(default)]
+    pub first_win_rate: f64,
+    #[serde(default)]
+    pub second_win_rate: f64,
+    /// Would-be resignations played out in this session and the share of them the resigning side did not lose.
+    #[serde(default)]
+    pub resign_checks: u64,
     pub false_resign_rate: Option<f64>,
+    /// Whether self-play could resign in this generation (the one before earned it), when the session decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resignation_allowed: Option<bool>,
+    /// Signs that self-play is collapsing (see [`collapse_warnings`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     pub train_steps: u64,
     /// Mean of each loss term over this generation's training steps.
     pub losses: BTreeMap<String, f64>,
@@ -49,6 +63,9 @@ pub struct GenerationSummary {
     pub ratings: Vec<RatingPoint>,
     /// Name of the rated network of this generation (in `ratings`).
     pub network: String,
+    /// With `run.eval_equal_time_ms`: the network against alpha-beta at equal thinking time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equal_time: Option<EqualTimeResult>,
     /// With `run.gate`: what the gate decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gate: Option<GateSummary>,
@@ -92,4 +109,195 @@ pub struct GateSummary {
     pub llr: f64,
     /// The candidate's mean score over those games.
     pub score: f64,
+}
+
+/// A generation's match against a classic engine at equal thinking time per move, from the network's side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EqualTimeResult {
+    /// The engine, as an arena spec (`alphabeta:ms=100`).
+    pub opponent: String,
+    /// Thinking time per move of both sides.
+    pub ms: u64,
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    /// The network's mean score (win 1, draw 1/2), with its 95% interval.
+    pub score: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl EqualTimeResult {
+    /// The result of `network`'s games in `records` (the others' are ignored).
+    pub fn of(records: &[zero_arena::MatchRecord], network: &str, opponent: &str, ms: u64) -> EqualTimeResult {
+        let (mut wins, mut draws, mut losses) = (0, 0, 0);
+        for r in records {
+            let side = if r.first == network {
+                "first"
+            } else if r.second == network {
+                "second"
+            } else {
+                continue;
+            };
+            match r.winner.as_deref() {
+                Some(w) if w == side => wins += 1,
+                Some(_) => losses += 1,
+                None => draws += 1,
+            }
+        }
+        let n = (wins + draws + losses) as f64;
+        let score = if n > 0.0 {
+            (wins as f64 + 0.5 * draws as f64) / n
+        } else {
+            0.0
+        };
+        // The per-game score's variance (wins 1, draws 1/2), for a normal 95% interval of the mean.
+        let second_moment = if n > 0.0 {
+            (wins as f64 + 0.25 * draws as f64) / n
+        } else {
+            0.0
+        };
+        let half = 1.96 * ((second_moment - score * score).max(0.0) / n.max(1.0)).sqrt();
+        EqualTimeResult {
+            opponent: opponent.to_string(),
+            ms,
+            wins,
+            draws,
+            losses,
+            score,
+            low: (score - half).max(0.0),
+            high: (score + half).min(1.0),
+        }
+    }
+
+    /// `W-D-L, score 56% [48%, 64%]`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}-{}-{}, score {:.0}% [{:.0}%, {:.0}%]",
+            self.wins,
+            self.draws,
+            self.losses,
+            100.0 * self.score,
+            100.0 * self.low,
+            100.0 * self.high
+        )
+    }
+}
+
+/// Signs, in generation `current` against the run's earlier ones, that self-play has collapsed into games that
+/// teach little: most games resigned, games much shorter than the run has seen, or one side winning nearly
+/// every game (Bagh Chal is a draw with best play; Bashni and Tours are balanced enough for both to win).
+pub fn collapse_warnings(earlier: &[GenerationSummary], current: &GenerationSummary) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if current.games == 0 {
+        return warnings;
+    }
+    if current.resign_rate >= 0.5 {
+        warnings.push(format!(
+            "{:.0}% of self-play games ended in resignation",
+            100.0 * current.resign_rate
+        ));
+    }
+    let longest = earlier.iter().map(|g| g.mean_game_length).fold(0.0, f64::max);
+    if longest > 0.0 && current.mean_game_length < 0.5 * longest {
+        warnings.push(format!(
+            "self-play games average {:.1} plies, under half the run's longest ({longest:.1})",
+            current.mean_game_length
+        ));
+    }
+    for (side, rate) in [("first", current.first_win_rate), ("second", current.second_win_rate)] {
+        if rate >= 0.95 && current.games >= 20 {
+            warnings.push(format!("the {side} player won {:.0}% of self-play games", 100.0 * rate));
+        }
+    }
+    warnings
+}
+
+/// Whether self-play may resign in the generation after `previous` (see `selfplay.resign_max_false_rate`): its
+/// checks must show that the value head resigns rightly. Without a previous generation, or with too few
+/// checks measured (a generation resumed after its self-play), it has not.
+pub fn resignation_earned(selfplay: &zero_selfplay::SelfPlayConfig, previous: Option<&GenerationSummary>) -> bool {
+    let (checks, false_rate) = previous.map_or((0, None), |p| (p.resign_checks, p.false_resign_rate));
+    let false_resigns = (false_rate.unwrap_or(1.0) * checks as f64).round() as u64;
+    selfplay.resignation_earned(checks, false_resigns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(first: &str, second: &str, winner: Option<&str>) -> zero_arena::MatchRecord {
+        zero_arena::MatchRecord {
+            game: "bashni".into(),
+            rules: Vec::new(),
+            first: first.into(),
+            second: second.into(),
+            opening_index: 0,
+            opening: Vec::new(),
+            moves: Vec::new(),
+            winner: winner.map(String::from),
+            result: String::new(),
+            reason: String::new(),
+        }
+    }
+
+    #[test]
+    fn an_equal_time_result_counts_the_network_from_either_side() {
+        let records = [
+            record("gen3", "ab", Some("first")),
+            record("ab", "gen3", Some("first")),
+            record("gen3", "ab", None),
+            record("ab", "gen3", Some("second")),
+            record("other", "ab", Some("first")),
+        ];
+        let r = EqualTimeResult::of(&records, "gen3", "ab", 100);
+        assert_eq!((r.wins, r.draws, r.losses), (2, 1, 1));
+        assert!((r.score - 0.625).abs() < 1e-9);
+        assert!(r.low < r.score && r.score < r.high && r.low >= 0.0 && r.high <= 1.0);
+        assert!(r.describe().starts_with("2-1-1, score 6"), "{}", r.describe());
+        let all = EqualTimeResult::of(&records[..1], "gen3", "ab", 100);
+        assert_eq!((all.score, all.low, all.high), (1.0, 1.0, 1.0));
+    }
+
+    fn generation(length: f64, resign: f64, first: f64) -> GenerationSummary {
+        GenerationSummary {
+            games: 100,
+            mean_game_length: length,
+            resign_rate: resign,
+            first_win_rate: first,
+            second_win_rate: 1.0 - first,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn collapse_is_flagged_by_resignations_short_games_and_one_sided_results() {
+        let healthy = [generation(60.0, 0.1, 0.5), generation(55.0, 0.2, 0.45)];
+        assert!(collapse_warnings(&healthy, &generation(50.0, 0.3, 0.55)).is_empty());
+        let collapsed = collapse_warnings(&healthy, &generation(4.0, 0.9, 0.0));
+        assert_eq!(collapsed.len(), 3, "{collapsed:?}");
+        assert!(collapsed[0].contains("90% of self-play games ended in resignation"));
+        assert!(collapsed[1].contains("under half the run's longest (60.0)"));
+        assert!(collapsed[2].contains("second player won 100%"));
+    }
+
+    #[test]
+    fn resignation_is_earned_by_enough_checks_that_were_rarely_wrong() {
+        let sp = zero_selfplay::SelfPlayConfig::default();
+        let with = |checks: u64, rate: f64| GenerationSummary {
+            resign_checks: checks,
+            false_resign_rate: Some(rate),
+            ..Default::default()
+        };
+        assert!(!resignation_earned(&sp, None));
+        assert!(!resignation_earned(&sp, Some(&GenerationSummary::default())));
+        assert!(!resignation_earned(&sp, Some(&with(10, 0.0))), "too few checks");
+        assert!(!resignation_earned(&sp, Some(&with(40, 0.1))), "too often wrong");
+        assert!(resignation_earned(&sp, Some(&with(40, 0.05))));
+        let trusting = zero_selfplay::SelfPlayConfig {
+            resign_max_false_rate: 1.0,
+            ..sp
+        };
+        assert!(resignation_earned(&trusting, None));
+    }
 }

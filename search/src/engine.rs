@@ -21,7 +21,9 @@ use zero_games::{Action, ActionList, Game};
 pub enum Budget {
     /// This many simulations at every action of the move.
     Simulations(u32),
-    /// Searches in small chunks until the time is spent (at least one chunk), at every action of the move.
+    /// This long for the whole move: searches in small chunks until the time is spent. A move of several
+    /// actions spends it at its first question, whose tree (kept) covers the later ones; every question
+    /// searches at least one chunk.
     MoveTime(Duration),
 }
 
@@ -75,12 +77,13 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
 
     /// Chooses a move in `game`, which must not be over. A forced move is played without a search.
     pub fn think(&mut self, game: &G, budget: Budget) -> Thought<G> {
+        let started = Instant::now();
         let mut search = GameSearch::new(game.clone(), self.config.root);
         let mut simulations = 0;
         let mut first: Option<(f32, Vec<Action>)> = None;
         let mv = choose_by_actions(game, |state, _| {
             debug_assert_eq!(search.game().hash(), state.hash());
-            simulations += self.run(&mut search, budget);
+            simulations += self.run(&mut search, budget, started);
             let result = search.finish(0.0, &mut self.rng);
             first.get_or_insert_with(|| (result.root_value, principal_line(search.tree(), result.action)));
             search.advance(result.action, self.config.tree_reuse);
@@ -102,7 +105,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     /// actions and the simulations run.
     pub fn analyse(&mut self, game: &G, budget: Budget) -> (f32, Vec<Action>, u32) {
         let mut search = GameSearch::new(game.clone(), self.config.root);
-        let simulations = self.run(&mut search, budget);
+        let simulations = self.run(&mut search, budget, Instant::now());
         let result = search.finish(0.0, &mut self.rng);
         (
             result.root_value,
@@ -111,7 +114,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         )
     }
 
-    fn run(&mut self, search: &mut GameSearch<G>, budget: Budget) -> u32 {
+    /// Searches within `budget`; a time budget runs from `started` (the start of the move).
+    fn run(&mut self, search: &mut GameSearch<G>, budget: Budget, started: Instant) -> u32 {
         let Engine {
             evaluator, config, rng, ..
         } = self;
@@ -121,12 +125,11 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 search.completed()
             }
             Budget::MoveTime(limit) => {
-                let start = Instant::now();
                 let mut total = 0;
                 loop {
                     search_blocking(search, evaluator, config, TIMED_CHUNK, false, rng);
                     total += search.completed();
-                    if start.elapsed() >= limit {
+                    if started.elapsed() >= limit {
                         return total;
                     }
                 }

@@ -29,6 +29,16 @@ pub struct SelfPlayConfig {
     pub resign_consecutive: u32,
     /// Share of would-be resigned games that are played out instead, to measure false resignations.
     pub resign_check_fraction: f32,
+    /// In a game played out to check a resignation, the side that would have resigned searches with this many
+    /// times the simulations of a full search (the other side as usual): a check that can see a resignation
+    /// the usual search would wrongly have made. 1 plays the check as usual.
+    pub resign_check_strength: u32,
+    /// The run lets self-play resign in a generation only when the one before measured at most this share of
+    /// false resignations (over at least `resign_min_checks` checks); until then every would-be resignation
+    /// is played out as a check. 1 trusts the value head from the start.
+    pub resign_max_false_rate: f32,
+    /// Checks the previous generation must have played for its false-resignation rate to count.
+    pub resign_min_checks: u32,
     /// Games played at once by one worker; their leaves share each evaluator call.
     pub games_in_flight: usize,
     /// Leaves gathered per game and evaluator call, kept apart by virtual loss.
@@ -60,6 +70,9 @@ impl Default for SelfPlayConfig {
             resign_threshold: -0.95,
             resign_consecutive: 3,
             resign_check_fraction: 0.1,
+            resign_check_strength: 2,
+            resign_max_false_rate: 0.05,
+            resign_min_checks: 20,
             games_in_flight: 32,
             leaves_per_game: 2,
             workers: 1,
@@ -101,6 +114,7 @@ impl SelfPlayConfig {
         for (key, p) in [
             ("full_search_prob", self.full_search_prob),
             ("resign_check_fraction", self.resign_check_fraction),
+            ("resign_max_false_rate", self.resign_max_false_rate),
         ] {
             if !(0.0..=1.0).contains(&p) {
                 return fail(key, "must be within [0, 1]");
@@ -121,12 +135,25 @@ impl SelfPlayConfig {
         if self.resign_consecutive == 0 {
             return fail("resign_consecutive", "must be at least 1");
         }
+        if self.resign_check_strength == 0 {
+            return fail("resign_check_strength", "must be at least 1");
+        }
         Ok(())
     }
 
     /// Whether resignation is on at all.
     pub fn resignation_enabled(&self) -> bool {
         self.resign_threshold > -1.0
+    }
+
+    /// Whether a run may let this generation resign, given the previous generation's checks: `false_resigns`
+    /// of `checks` would-be resignations played out were not lost.
+    pub fn resignation_earned(&self, checks: u64, false_resigns: u64) -> bool {
+        if self.resign_max_false_rate >= 1.0 {
+            return true;
+        }
+        checks >= u64::from(self.resign_min_checks)
+            && false_resigns as f64 <= self.resign_max_false_rate as f64 * checks as f64
     }
 
     /// The move-selection temperature at `ply`: linear from start to end over the decay plies.

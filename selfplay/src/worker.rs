@@ -90,6 +90,9 @@ pub struct Worker<'a, G: Encoding, E> {
     params: PuctParams,
     progress: Option<&'a Progress>,
     stats: SelfPlayStats,
+    /// Buffers of the leaf walk, kept between rounds so that gathering allocates nothing.
+    path: Vec<NodeId>,
+    legal: ActionList,
 }
 
 impl<'a, G: Encoding, E: Evaluator<G>> Worker<'a, G, E> {
@@ -101,6 +104,8 @@ impl<'a, G: Encoding, E: Evaluator<G>> Worker<'a, G, E> {
             params: PuctParams::from_config(&config.search),
             progress,
             stats: SelfPlayStats::default(),
+            path: Vec::new(),
+            legal: ActionList::new(),
         }
     }
 
@@ -117,7 +122,7 @@ impl<'a, G: Encoding, E: Evaluator<G>> Worker<'a, G, E> {
         let game = G::start(&self.rules);
         let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(self.config.seed, index as u64));
         let mut search = GameSearch::new(game.clone(), self.config.search.root);
-        self.begin_search(&mut search, &mut rng);
+        self.begin_search(&mut search, &mut rng, None);
         Slot {
             index,
             recorder: GameRecorder::new(format!("{}-{index}", self.config.seed), &game),
@@ -127,10 +132,17 @@ impl<'a, G: Encoding, E: Evaluator<G>> Worker<'a, G, E> {
         }
     }
 
-    fn begin_search(&self, search: &mut GameSearch<G>, rng: &mut ChaCha8Rng) {
+    /// Starts the next search of a game: full or cheap (playout cap randomization); a side that would have
+    /// resigned, in a game played out to check it, searches fully with `resign_check_strength` times the
+    /// simulations, so that the check can see a resignation its usual search could not avoid.
+    fn begin_search(&self, search: &mut GameSearch<G>, rng: &mut ChaCha8Rng, checked: Option<Side>) {
         let c = self.config;
-        let full = c.full_search_prob >= 1.0 || rng.random::<f32>() < c.full_search_prob;
-        let budget = if full {
+        let drawn_full = c.full_search_prob >= 1.0 || rng.random::<f32>() < c.full_search_prob;
+        let strengthened = checked.is_some_and(|side| side == search.game().to_move());
+        let full = drawn_full || strengthened;
+        let budget = if strengthened {
+            c.search.simulations.saturating_mul(c.resign_check_strength.max(1))
+        } else if full {
             c.search.simulations
         } else {
             c.cheap_simulations
@@ -144,8 +156,7 @@ impl<'a, G: Encoding, E: Evaluator<G>> Worker<'a, G, E> {
     fn gather_leaves(&mut self, slots: &mut [Option<Slot<G>>], leaves: &mut Vec<Leaf<G>>) -> (usize, u64) {
         let mut count = 0;
         let mut terminal = 0u64;
-        let mut path = Vec::new();
-        let mut legal = ActionList::new();
+        let (path, legal) = (&mut self.path, &mut self.legal);
         for (s, slot) in slots.iter_mut().enumerate() {
             let Some(slot) = slot else { continue };
             for _ in 0..self.config.leaves_per_game {
@@ -162,14 +173,14 @@ impl<'a, G: Encoding, E: Evaluator<G>> Worker<'a, G, E> {
                     &self.config.search,
                     &self.params,
                     &mut slot.rng,
-                    &mut path,
+                    path,
                     &mut leaf.game,
-                    &mut legal,
+                    legal,
                 );
                 match step {
                     LeafStep::Evaluate => {
                         leaf.slot = s;
-                        leaf.path.clone_from(&path);
+                        leaf.path.clone_from(path);
                         leaf.legal.clear();
                         leaf.legal.extend_from_slice(legal.as_slice());
                         count += 1;
@@ -280,8 +291,10 @@ impl<'a, G: Encoding, E: Evaluator<G>> Worker<'a, G, E> {
     }
 
     fn begin_search_of(&self, slot: &mut Slot<G>) {
-        let Slot { search, rng, .. } = slot;
-        self.begin_search(search, rng);
+        let Slot {
+            search, rng, resign, ..
+        } = slot;
+        self.begin_search(search, rng, resign.would_resign);
     }
 
     /// Applies the resignation rule after a search at the start of a move; returns the resigned outcome.

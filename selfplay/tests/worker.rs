@@ -153,3 +153,46 @@ fn runs_are_reproducible_for_a_seed_and_worker_count() {
     let b = play::<Bashni>(&["max_plies=40"], RootSearch::Gumbel, 2, 4);
     assert_eq!(a.games, b.games);
 }
+
+#[test]
+fn a_resignation_check_is_played_out_by_a_stronger_search_of_the_resigning_side() {
+    let rules = BaghChal::parse_rules(None, &["max-plies=60".to_string()]).unwrap();
+    let mut sink = MemorySink::default();
+    // Every would-be resignation is checked; random playouts judge positions harshly enough to trigger some.
+    let config = SelfPlayConfig {
+        resign_threshold: -0.1,
+        resign_consecutive: 1,
+        resign_check_fraction: 1.0,
+        resign_check_strength: 3,
+        full_search_prob: 0.0,
+        ..small_config(RootSearch::Puct, 1)
+    };
+    let stats = run_selfplay::<BaghChal, _, _>(
+        &config,
+        &rules,
+        6,
+        |w| Ok(RolloutEvaluator::new(w as u64 + 3, 60)),
+        &mut sink,
+        &Progress::default(),
+    )
+    .unwrap();
+    assert!(stats.resign_checks > 0, "no would-be resignation to check: {stats}");
+    assert_eq!(stats.results.keys().filter(|(_, r)| r == "resignation").count(), 0);
+    let strong = config.search.simulations * 3;
+    for (game, positions) in &sink.games {
+        check_game::<BaghChal>(&rules, game, positions);
+        let strengthened = positions.iter().filter(|p| p.simulations == strong).count();
+        if game.resigned_false_check {
+            // After the would-be resignation, the resigning side's searches are full and three times as long.
+            assert!(strengthened > 0, "{}: no strengthened search", game.game_id);
+            assert!(
+                positions
+                    .iter()
+                    .filter(|p| p.simulations == strong)
+                    .all(|p| p.full_search)
+            );
+        } else {
+            assert_eq!(strengthened, 0, "{}", game.game_id);
+        }
+    }
+}

@@ -30,6 +30,8 @@ pub fn write_report(run_dir: &Path) -> Result<Report> {
             plots::losses
                 as fn(&Path, &[GenerationSummary], &[serde_json::Map<String, serde_json::Value>]) -> Result<bool>,
         ),
+        ("equal-time-generation.png", plots::equal_time_by_generation),
+        ("equal-time-hours.png", plots::equal_time_by_hours),
         ("elo-generation.png", plots::elo_by_generation),
         ("elo-time.png", plots::elo_by_time),
         ("game-length.png", plots::game_length),
@@ -62,6 +64,9 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
         let elo = net.map_or("-".to_string(), |r| {
             format!("{:.0} [{:.0}, {:.0}]", r.elo, r.low, r.high)
         });
+        let equal_time = g.equal_time.as_ref().map_or("-".to_string(), |e| {
+            format!("{} vs {} ({} ms)", e.describe(), e.opponent, e.ms)
+        });
         let gate = g.gate.as_ref().map_or(String::new(), |gate| {
             format!(
                 "{} {} ({} games)",
@@ -71,24 +76,35 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
             )
         });
         rows.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}%</td><td>{}</td><td>{}</td></tr>\n",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}%</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
             g.generation,
             g.games,
             g.positions,
             g.positions_per_second.map_or_else(|| "-".to_string(), |p| format!("{p:.0}")),
             g.mean_game_length,
             100.0 * g.draw_rate,
+            escape(&equal_time),
             escape(&elo),
             escape(&gate)
         ));
     }
+    let warnings: String = generations
+        .iter()
+        .flat_map(|g| g.warnings.iter().map(move |w| (g.generation, w)))
+        .map(|(g, w)| format!("<li>generation {g}: {}</li>\n", escape(w)))
+        .collect();
+    let warnings = if warnings.is_empty() {
+        String::new()
+    } else {
+        format!("<h2 class=\"warn\">Self-play may be collapsing</h2>\n<ul class=\"warn\">\n{warnings}</ul>\n")
+    };
     let images: String = plots
         .iter()
         .filter_map(|p| p.file_name())
         .map(|n| format!("<img src=\"{0}\" alt=\"{0}\">\n", n.to_string_lossy()))
         .collect();
     format!(
-        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>zero run {t}</title>\n<style>body{{font-family:sans-serif;margin:2em}}img{{max-width:48%;margin:0.5%}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}}pre{{background:#f4f4f4;padding:1em}}</style></head>\n<body><h1>zero run {t}</h1>\n<h2>Generations</h2>\n<table><tr><th>generation</th><th>games</th><th>positions</th><th>positions/s</th><th>mean length</th><th>draws</th><th>Elo [95%]</th><th>gate</th></tr>\n{rows}</table>\n<h2>Plots</h2>\n{images}<h2>Config</h2>\n<pre>{config}</pre>\n</body></html>\n",
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>zero run {t}</title>\n<style>body{{font-family:sans-serif;margin:2em}}img{{max-width:48%;margin:0.5%}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}}pre{{background:#f4f4f4;padding:1em}}.warn{{color:#b00}}</style></head>\n<body><h1>zero run {t}</h1>\n{warnings}<h2>Generations</h2>\n<table><tr><th>generation</th><th>games</th><th>positions</th><th>positions/s</th><th>mean length</th><th>draws</th><th>at equal time [95%]</th><th>Elo [95%]</th><th>gate</th></tr>\n{rows}</table>\n<h2>Plots</h2>\n{images}<h2>Config</h2>\n<pre>{config}</pre>\n</body></html>\n",
         t = escape(&title),
         config = escape(config)
     )

@@ -209,6 +209,46 @@ pub fn elo_by_time(path: &Path, generations: &[GenerationSummary], _: &StepRows)
     )
 }
 
+/// The network's score against the classic engine at equal thinking time, with its 95% interval.
+fn equal_time_series(generations: &[GenerationSummary], x: impl Fn(&GenerationSummary) -> f64) -> Vec<Series> {
+    let points: Vec<Point> = generations
+        .iter()
+        .filter_map(|g| {
+            g.equal_time
+                .as_ref()
+                .map(|e| (x(g), 100.0 * e.score, Some((100.0 * e.low, 100.0 * e.high))))
+        })
+        .collect();
+    let name = generations
+        .iter()
+        .rev()
+        .find_map(|g| g.equal_time.as_ref().map(|e| format!("score vs {}", e.opponent)))
+        .unwrap_or_default();
+    vec![Series { name, points }]
+}
+
+pub fn equal_time_by_generation(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+    let series = equal_time_series(generations, |g| g.generation as f64);
+    chart(
+        path,
+        "Against alpha-beta at equal time per move",
+        "generation",
+        "score %",
+        &series,
+    )
+}
+
+pub fn equal_time_by_hours(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+    let series = equal_time_series(generations, |g| g.elapsed_seconds / 3600.0);
+    chart(
+        path,
+        "Against alpha-beta at equal time per move",
+        "hours of training",
+        "score %",
+        &series,
+    )
+}
+
 pub fn game_length(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
     let points = generations
         .iter()
@@ -227,21 +267,15 @@ pub fn game_length(path: &Path, generations: &[GenerationSummary], _: &StepRows)
 }
 
 pub fn rates(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+    let share = |name: &str, of: fn(&GenerationSummary) -> f64| Series {
+        name: name.into(),
+        points: generations.iter().map(|g| (g.generation as f64, of(g), None)).collect(),
+    };
     let mut series = vec![
-        Series {
-            name: "draws".into(),
-            points: generations
-                .iter()
-                .map(|g| (g.generation as f64, g.draw_rate, None))
-                .collect(),
-        },
-        Series {
-            name: "resigned".into(),
-            points: generations
-                .iter()
-                .map(|g| (g.generation as f64, g.resign_rate, None))
-                .collect(),
-        },
+        share("draws", |g| g.draw_rate),
+        share("resigned", |g| g.resign_rate),
+        share("first player wins", |g| g.first_win_rate),
+        share("second player wins", |g| g.second_win_rate),
     ];
     let false_resigns: Vec<_> = generations
         .iter()
@@ -253,7 +287,13 @@ pub fn rates(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Re
             points: false_resigns,
         });
     }
-    chart(path, "Draw and resign rates", "generation", "share of games", &series)
+    chart(
+        path,
+        "Results of self-play games",
+        "generation",
+        "share of games",
+        &series,
+    )
 }
 
 #[cfg(test)]
