@@ -51,7 +51,7 @@ pub fn follow<G: Encoding>(config: &RunConfig, run_dir: &Path, options: FollowOp
         };
         // The run's rule for resignation: only once the previous generation's checks have earned it.
         let earlier = read_generations(&run_dir.join("generations.jsonl"))?;
-        sp.resign_check_fraction = if resignation_earned(&config.selfplay, earlier.last()) {
+        sp.resign_check_fraction = if resignation_earned(&config.selfplay, &earlier) {
             config.selfplay.resign_check_fraction
         } else {
             1.0

@@ -57,6 +57,9 @@ pub struct GenerationSummary {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     pub train_steps: u64,
+    /// Wall-clock seconds of each phase, where the session that finished the generation ran it.
+    #[serde(default)]
+    pub phase_seconds: PhaseSeconds,
     /// Mean of each loss term over this generation's training steps.
     pub losses: BTreeMap<String, f64>,
     /// The new network's rating and the references', from the generation's evaluation pool.
@@ -111,6 +114,30 @@ pub struct GateSummary {
     pub score: f64,
 }
 
+/// Where a generation's time went: seconds of self-play, training and evaluation (the pool, the equal-time
+/// match and the gate), each `None` when an earlier session ran that phase.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct PhaseSeconds {
+    pub selfplay: Option<f64>,
+    pub train: Option<f64>,
+    pub evaluate: Option<f64>,
+}
+
+impl PhaseSeconds {
+    /// `self-play 95 s, training 20 s, evaluation 31 s` (phases not timed in this session left out).
+    pub fn describe(&self) -> String {
+        [
+            ("self-play", self.selfplay),
+            ("training", self.train),
+            ("evaluation", self.evaluate),
+        ]
+        .iter()
+        .filter_map(|(name, secs)| secs.map(|s| format!("{name} {s:.0} s")))
+        .collect::<Vec<_>>()
+        .join(", ")
+    }
+}
+
 /// A generation's match against a classic engine at equal thinking time per move, from the network's side.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EqualTimeResult {
@@ -151,13 +178,16 @@ impl EqualTimeResult {
         } else {
             0.0
         };
-        // The per-game score's variance (wins 1, draws 1/2), for a normal 95% interval of the mean.
-        let second_moment = if n > 0.0 {
-            (wins as f64 + 0.25 * draws as f64) / n
+        // Wilson's 95% interval, a draw counted as half a win: it stays honest at 0-0-10 or 10-0-0, where the
+        // normal approximation would claim certainty.
+        let (low, high) = if n > 0.0 {
+            let z2 = 1.96f64 * 1.96;
+            let centre = (score + z2 / (2.0 * n)) / (1.0 + z2 / n);
+            let half = (z2 * (score * (1.0 - score) / n + z2 / (4.0 * n * n))).sqrt() / (1.0 + z2 / n);
+            ((centre - half).max(0.0), (centre + half).min(1.0))
         } else {
-            0.0
+            (0.0, 1.0)
         };
-        let half = 1.96 * ((second_moment - score * score).max(0.0) / n.max(1.0)).sqrt();
         EqualTimeResult {
             opponent: opponent.to_string(),
             ms,
@@ -165,8 +195,8 @@ impl EqualTimeResult {
             draws,
             losses,
             score,
-            low: (score - half).max(0.0),
-            high: (score + half).min(1.0),
+            low,
+            high,
         }
     }
 
@@ -213,12 +243,23 @@ pub fn collapse_warnings(earlier: &[GenerationSummary], current: &GenerationSumm
     warnings
 }
 
-/// Whether self-play may resign in the generation after `previous` (see `selfplay.resign_max_false_rate`): its
-/// checks must show that the value head resigns rightly. Without a previous generation, or with too few
-/// checks measured (a generation resumed after its self-play), it has not.
-pub fn resignation_earned(selfplay: &zero_selfplay::SelfPlayConfig, previous: Option<&GenerationSummary>) -> bool {
-    let (checks, false_rate) = previous.map_or((0, None), |p| (p.resign_checks, p.false_resign_rate));
-    let false_resigns = (false_rate.unwrap_or(1.0) * checks as f64).round() as u64;
+/// Generations whose checks may earn resignation: the value head changes with every network, so only the newest
+/// checks speak for it.
+const CHECK_GENERATIONS: usize = 3;
+
+/// Whether self-play may resign in the generation after `earlier` (see `selfplay.resign_max_false_rate`): the
+/// newest checks (those of the last generation, with the ones before it while they number fewer than
+/// `selfplay.resign_min_checks`, at most three generations) must show that the value head resigns rightly.
+/// Without checks (a first generation, one resumed after its self-play), it has not.
+pub fn resignation_earned(selfplay: &zero_selfplay::SelfPlayConfig, earlier: &[GenerationSummary]) -> bool {
+    let (mut checks, mut false_resigns) = (0u64, 0u64);
+    for g in earlier.iter().rev().take(CHECK_GENERATIONS) {
+        checks += g.resign_checks;
+        false_resigns += (g.false_resign_rate.unwrap_or(1.0) * g.resign_checks as f64).round() as u64;
+        if checks >= u64::from(selfplay.resign_min_checks) {
+            break;
+        }
+    }
     selfplay.resignation_earned(checks, false_resigns)
 }
 
@@ -255,8 +296,10 @@ mod tests {
         assert!((r.score - 0.625).abs() < 1e-9);
         assert!(r.low < r.score && r.score < r.high && r.low >= 0.0 && r.high <= 1.0);
         assert!(r.describe().starts_with("2-1-1, score 6"), "{}", r.describe());
-        let all = EqualTimeResult::of(&records[..1], "gen3", "ab", 100);
-        assert_eq!((all.score, all.low, all.high), (1.0, 1.0, 1.0));
+        // One game won is not certainty: the interval stays wide.
+        let one = EqualTimeResult::of(&records[..1], "gen3", "ab", 100);
+        assert!(one.score == 1.0 && one.high > 0.999, "{one:?}");
+        assert!(one.low < 0.25, "{one:?}");
     }
 
     fn generation(length: f64, resign: f64, first: f64) -> GenerationSummary {
@@ -289,15 +332,23 @@ mod tests {
             false_resign_rate: Some(rate),
             ..Default::default()
         };
-        assert!(!resignation_earned(&sp, None));
-        assert!(!resignation_earned(&sp, Some(&GenerationSummary::default())));
-        assert!(!resignation_earned(&sp, Some(&with(10, 0.0))), "too few checks");
-        assert!(!resignation_earned(&sp, Some(&with(40, 0.1))), "too often wrong");
-        assert!(resignation_earned(&sp, Some(&with(40, 0.05))));
+        assert!(!resignation_earned(&sp, &[]));
+        assert!(!resignation_earned(&sp, &[GenerationSummary::default()]));
+        assert!(!resignation_earned(&sp, &[with(10, 0.0)]), "too few checks");
+        assert!(!resignation_earned(&sp, &[with(40, 0.1)]), "too often wrong");
+        assert!(resignation_earned(&sp, &[with(40, 0.05)]));
+        // A generation that resigned checks only a share of its would-be resignations: the ones before count too,
+        // newest first, until there are enough (at most three generations back).
+        assert!(resignation_earned(&sp, &[with(40, 0.0), with(5, 0.0)]));
+        assert!(!resignation_earned(&sp, &[with(40, 0.5), with(5, 0.0)]));
+        assert!(!resignation_earned(
+            &sp,
+            &[with(40, 0.0), with(5, 0.0), with(5, 0.0), with(5, 0.0)]
+        ));
         let trusting = zero_selfplay::SelfPlayConfig {
             resign_max_false_rate: 1.0,
             ..sp
         };
-        assert!(resignation_earned(&trusting, None));
+        assert!(resignation_earned(&trusting, &[]));
     }
 }

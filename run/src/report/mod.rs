@@ -34,6 +34,7 @@ pub fn write_report(run_dir: &Path) -> Result<Report> {
         ("equal-time-hours.png", plots::equal_time_by_hours),
         ("elo-generation.png", plots::elo_by_generation),
         ("elo-time.png", plots::elo_by_time),
+        ("phase-time.png", plots::phase_time),
         ("game-length.png", plots::game_length),
         ("draws-resigns.png", plots::rates),
     ] {

@@ -249,6 +249,32 @@ pub fn equal_time_by_hours(path: &Path, generations: &[GenerationSummary], _: &S
     )
 }
 
+/// Minutes of each phase by generation (where the session that finished the generation ran it).
+pub fn phase_time(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+    let phase = |name: &str, of: fn(&GenerationSummary) -> Option<f64>| Series {
+        name: name.into(),
+        points: generations
+            .iter()
+            .filter_map(|g| of(g).map(|s| (g.generation as f64, s / 60.0, None)))
+            .collect(),
+    };
+    let series: Vec<Series> = [
+        phase("self-play", |g| g.phase_seconds.selfplay),
+        phase("training", |g| g.phase_seconds.train),
+        phase("evaluation", |g| g.phase_seconds.evaluate),
+    ]
+    .into_iter()
+    .filter(|s| !s.points.is_empty())
+    .collect();
+    chart(
+        path,
+        "Where each generation's time went",
+        "generation",
+        "minutes",
+        &series,
+    )
+}
+
 pub fn game_length(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
     let points = generations
         .iter()
