@@ -214,6 +214,9 @@ impl EqualTimeResult {
     }
 }
 
+/// The share of self-play games one side must win for the results to count as one-sided.
+const ONE_SIDED: f64 = 0.95;
+
 /// Signs, in generation `current` against the run's earlier ones, that self-play has collapsed into games that
 /// teach little: most games resigned, games much shorter than the run has seen, or one side winning nearly
 /// every game (Bagh Chal is a draw with best play; Bashni and Tours are balanced enough for both to win).
@@ -236,7 +239,7 @@ pub fn collapse_warnings(earlier: &[GenerationSummary], current: &GenerationSumm
         ));
     }
     for (side, rate) in [("first", current.first_win_rate), ("second", current.second_win_rate)] {
-        if rate >= 0.95 && current.games >= 20 {
+        if rate >= ONE_SIDED && current.games >= 20 {
             warnings.push(format!("the {side} player won {:.0}% of self-play games", 100.0 * rate));
         }
     }
@@ -250,8 +253,17 @@ const CHECK_GENERATIONS: usize = 3;
 /// Whether self-play may resign in the generation after `earlier` (see `selfplay.resign_max_false_rate`): the
 /// newest checks (those of the last generation, with the ones before it while they number fewer than
 /// `selfplay.resign_min_checks`, at most three generations) must show that the value head resigns rightly.
-/// Without checks (a first generation, one resumed after its self-play), it has not.
+/// Without checks (a first generation, one resumed after its self-play), it has not; nor after a generation one
+/// side won almost entirely: there the losing side's play, checks included, is too weak to tell a lost position
+/// from a badly defended one (Bagh Chal's goats, whose game is a draw, lose every early game).
 pub fn resignation_earned(selfplay: &zero_selfplay::SelfPlayConfig, earlier: &[GenerationSummary]) -> bool {
+    if selfplay.resign_max_false_rate < 1.0
+        && earlier
+            .last()
+            .is_some_and(|g| g.first_win_rate.max(g.second_win_rate) >= ONE_SIDED)
+    {
+        return false;
+    }
     let (mut checks, mut false_resigns) = (0u64, 0u64);
     for g in earlier.iter().rev().take(CHECK_GENERATIONS) {
         checks += g.resign_checks;
