@@ -196,6 +196,7 @@ pub const RESUMABLE_KEYS: &[&str] = &[
     "selfplay.workers",
     "selfplay.games_in_flight",
     "selfplay.precision",
+    "selfplay.eval_cache",
     "train.device",
     "train.threads",
     "train.prefetch_batches",

@@ -44,7 +44,8 @@ fn evaluator_for<G: Encoding>(args: &SelfPlayBenchArgs, config: &RunConfig, w: u
         None => {
             let vs = nn::VarStore::new(tch::Device::Cpu);
             let net = PolicyValueNet::new(&vs.root(), &config.network, NetShape::of::<G>());
-            AnyEvaluator::Network(NetworkEvaluator::new(vs, net, "fresh").with_precision(config.selfplay.precision))
+            let evaluator = NetworkEvaluator::new(vs, net, "fresh").with_precision(config.selfplay.precision);
+            AnyEvaluator::Network(evaluator.with_cache(config.selfplay.eval_cache))
         }
     }
 }
