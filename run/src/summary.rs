@@ -218,8 +218,8 @@ impl EqualTimeResult {
 const ONE_SIDED: f64 = 0.95;
 
 /// Signs, in generation `current` against the run's earlier ones, that self-play has collapsed into games that
-/// teach little: most games resigned, games much shorter than the run has seen, or one side winning nearly
-/// every game (Bagh Chal is a draw with best play; Bashni and Tours are balanced enough for both to win).
+/// teach little: most games resigned, games much shorter than the run has seen, nearly every game drawn (Tours'
+/// early games reach the ply cap), or one side winning nearly every game (Bagh Chal's tigers over weak goats).
 pub fn collapse_warnings(earlier: &[GenerationSummary], current: &GenerationSummary) -> Vec<String> {
     let mut warnings = Vec::new();
     if current.games == 0 {
@@ -236,6 +236,12 @@ pub fn collapse_warnings(earlier: &[GenerationSummary], current: &GenerationSumm
         warnings.push(format!(
             "self-play games average {:.1} plies, under half the run's longest ({longest:.1})",
             current.mean_game_length
+        ));
+    }
+    if current.draw_rate >= ONE_SIDED && current.games >= 20 {
+        warnings.push(format!(
+            "{:.0}% of self-play games were draws: the value target is nearly constant",
+            100.0 * current.draw_rate
         ));
     }
     for (side, rate) in [("first", current.first_win_rate), ("second", current.second_win_rate)] {
@@ -331,6 +337,16 @@ mod tests {
         assert!(collapse_warnings(&healthy, &generation(50.0, 0.3, 0.55)).is_empty());
         let collapsed = collapse_warnings(&healthy, &generation(4.0, 0.9, 0.0));
         assert_eq!(collapsed.len(), 3, "{collapsed:?}");
+        let drawn = GenerationSummary {
+            draw_rate: 0.97,
+            first_win_rate: 0.02,
+            second_win_rate: 0.01,
+            ..generation(240.0, 0.0, 0.0)
+        };
+        assert_eq!(
+            collapse_warnings(&healthy, &drawn),
+            vec!["97% of self-play games were draws: the value target is nearly constant".to_string()]
+        );
         assert!(collapsed[0].contains("90% of self-play games ended in resignation"));
         assert!(collapsed[1].contains("under half the run's longest (60.0)"));
         assert!(collapsed[2].contains("second player won 100%"));
