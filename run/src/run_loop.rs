@@ -9,8 +9,8 @@ use crate::config::{RESUMABLE_KEYS, RunConfig};
 use crate::dir::{GenerationGames, Phase, RunDir, RunState, shard_prefix};
 use crate::play::{PlayJob, play_games};
 use crate::summary::{
-    GateSummary, GenerationSummary, PhaseSeconds, RatingPoint, collapse_warnings, is_network_name, network_name,
-    read_generations, resignation_earned,
+    GateSummary, GenerationSummary, PhaseTimes, RatingPoint, Stopwatch, collapse_warnings, is_network_name,
+    network_name, read_generations, resignation_earned,
 };
 use crate::{evaluate, gate, report, training};
 use anyhow::{Context, Result, bail};
@@ -199,12 +199,11 @@ struct SelfPlayRun {
     resignation_allowed: Option<bool>,
 }
 
-/// The training a session ran: its steps, the mean of each loss term and its seconds.
+/// The training a session ran: its steps and the mean of each loss term.
 #[derive(Default)]
 struct TrainingRun {
     steps: u64,
     losses: BTreeMap<String, f64>,
-    seconds: Option<f64>,
 }
 
 impl<G: Registered> Generation<'_, G> {
@@ -220,23 +219,26 @@ impl<G: Registered> Generation<'_, G> {
             self.dir.save_state(state)
         };
         let mut selfplay = SelfPlayRun::default();
+        let mut phases = PhaseTimes::default();
         if state.phase == Phase::Selfplay {
+            let watch = Stopwatch::start();
             selfplay = self.selfplay(g, state.selfplay_network.unwrap_or(g))?;
+            phases.selfplay = Some(watch.stop());
             save(state, Phase::Train)?;
         }
         let data = self.dir.generation_data(g)?;
         let mut training = TrainingRun::default();
         if state.phase == Phase::Train {
-            let started = Instant::now();
+            let watch = Stopwatch::start();
             training = self.train(g, data.positions)?;
-            training.seconds = Some(started.elapsed().as_secs_f64());
+            phases.train = Some(watch.stop());
             save(state, Phase::Evaluate)?;
         }
-        let evaluation_started = Instant::now();
+        let watch = Stopwatch::start();
         let ratings = self.evaluate(g + 1)?;
         let equal_time = evaluate::equal_time::<G>(self.config, self.dir, self.rules, self.book, g + 1)?;
         let (next_selfplay, gate) = self.gate(g + 1, state.selfplay_network)?;
-        let evaluation_seconds = evaluation_started.elapsed().as_secs_f64();
+        phases.evaluate = Some(watch.stop());
         let summary = summarize(
             g + 1,
             base_elapsed + session.elapsed().as_secs_f64(),
@@ -250,7 +252,7 @@ impl<G: Registered> Generation<'_, G> {
             gate,
             ..summary
         };
-        summary.phase_seconds.evaluate = Some(evaluation_seconds);
+        summary.phases = phases;
         summary.warnings = collapse_warnings(&read_generations(&self.dir.generations_path())?, &summary);
         RunDir::append_line(&self.dir.generations_path(), &summary)?;
         print_summary(&summary);
@@ -359,11 +361,7 @@ impl<G: Registered> Generation<'_, G> {
         }
         trainer.save(&dir.checkpoint(g + 1))?;
         let losses = sums.into_iter().map(|(k, (s, n))| (k, s / n.max(1) as f64)).collect();
-        Ok(TrainingRun {
-            steps,
-            losses,
-            seconds: None,
-        })
+        Ok(TrainingRun { steps, losses })
     }
 
     /// Evaluation: network `network` against the references and its parent, rated over the run's whole pool;
@@ -432,11 +430,7 @@ fn summarize(
             .filter(|s| s.resign_checks > 0)
             .map(|s| s.false_resigns as f64 / s.resign_checks as f64),
         train_steps: training.steps,
-        phase_seconds: PhaseSeconds {
-            selfplay: stats.map(|_| selfplay.seconds),
-            train: training.seconds,
-            evaluate: None,
-        },
+        phases: PhaseTimes::default(),
         losses: training.losses,
         ratings: Vec::new(),
         network: network_name(generation),
@@ -475,7 +469,7 @@ fn print_summary(s: &GenerationSummary) {
         elo(&s.network),
         others.join(", ")
     );
-    let phases = s.phase_seconds.describe();
+    let phases = s.phases.describe();
     if !phases.is_empty() {
         println!("                time: {phases}");
     }

@@ -57,9 +57,9 @@ pub struct GenerationSummary {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     pub train_steps: u64,
-    /// Wall-clock seconds of each phase, where the session that finished the generation ran it.
+    /// Wall-clock seconds and cores busy of each phase, where the session that finished the generation ran it.
     #[serde(default)]
-    pub phase_seconds: PhaseSeconds,
+    pub phases: PhaseTimes,
     /// Mean of each loss term over this generation's training steps.
     pub losses: BTreeMap<String, f64>,
     /// The new network's rating and the references', from the generation's evaluation pool.
@@ -114,17 +114,25 @@ pub struct GateSummary {
     pub score: f64,
 }
 
-/// Where a generation's time went: seconds of self-play, training and evaluation (the pool, the equal-time
-/// match and the gate), each `None` when an earlier session ran that phase.
+/// Where a generation's time went: self-play, training and evaluation (the pool, the equal-time match and the
+/// gate), each `None` when an earlier session ran that phase.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-pub struct PhaseSeconds {
-    pub selfplay: Option<f64>,
-    pub train: Option<f64>,
-    pub evaluate: Option<f64>,
+pub struct PhaseTimes {
+    pub selfplay: Option<PhaseTime>,
+    pub train: Option<PhaseTime>,
+    pub evaluate: Option<PhaseTime>,
 }
 
-impl PhaseSeconds {
-    /// `self-play 95 s, training 20 s, evaluation 31 s` (phases not timed in this session left out).
+/// One phase's wall-clock seconds, and the cores it kept busy on average (the process's processor time over
+/// the wall-clock time; unknown where the system does not say).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PhaseTime {
+    pub seconds: f64,
+    pub cores: Option<f64>,
+}
+
+impl PhaseTimes {
+    /// `self-play 95 s (1.0 cores), training 20 s (1.9 cores), ...` (phases not timed in this session left out).
     pub fn describe(&self) -> String {
         [
             ("self-play", self.selfplay),
@@ -132,10 +140,49 @@ impl PhaseSeconds {
             ("evaluation", self.evaluate),
         ]
         .iter()
-        .filter_map(|(name, secs)| secs.map(|s| format!("{name} {s:.0} s")))
+        .filter_map(|(name, time)| {
+            time.map(|t| match t.cores {
+                Some(cores) => format!("{name} {:.0} s ({cores:.1} cores)", t.seconds),
+                None => format!("{name} {:.0} s", t.seconds),
+            })
+        })
         .collect::<Vec<_>>()
         .join(", ")
     }
+}
+
+/// Times a stretch of work: wall clock and the process's processor time.
+pub struct Stopwatch {
+    started: std::time::Instant,
+    cpu: Option<f64>,
+}
+
+impl Stopwatch {
+    pub fn start() -> Stopwatch {
+        Stopwatch {
+            started: std::time::Instant::now(),
+            cpu: process_cpu_seconds(),
+        }
+    }
+
+    pub fn stop(&self) -> PhaseTime {
+        let seconds = self.started.elapsed().as_secs_f64();
+        let cores = match (self.cpu, process_cpu_seconds()) {
+            (Some(before), Some(after)) if seconds > 0.0 => Some((after - before) / seconds),
+            _ => None,
+        };
+        PhaseTime { seconds, cores }
+    }
+}
+
+/// User and system processor seconds of this process, all threads, from `/proc/self/stat` (Linux; its clock
+/// ticks are 100 a second on every mainstream architecture). `None` elsewhere.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
 }
 
 /// A generation's match against a classic engine at equal thinking time per move, from the network's side.
@@ -378,5 +425,24 @@ mod tests {
             ..sp
         };
         assert!(resignation_earned(&trusting, &[]));
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_thread_shows_as_about_one_core() {
+        let watch = Stopwatch::start();
+        let mut x = 0u64;
+        while watch.started.elapsed().as_millis() < 300 {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+        let time = watch.stop();
+        assert!(time.seconds >= 0.3);
+        let cores = time.cores.expect("Linux says");
+        // Loose: a loaded machine may share the core; a wrong tick rate would be ten times off.
+        assert!(cores > 0.2 && cores < 3.0, "{cores}");
     }
 }

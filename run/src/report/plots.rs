@@ -1,6 +1,6 @@
 //! The report's charts, drawn with plotters into PNG files. Each function returns whether it had data to draw.
 
-use crate::summary::GenerationSummary;
+use crate::summary::{GenerationSummary, PhaseTime};
 use anyhow::{Result, anyhow};
 use plotters::prelude::*;
 use std::collections::BTreeMap;
@@ -251,17 +251,17 @@ pub fn equal_time_by_hours(path: &Path, generations: &[GenerationSummary], _: &S
 
 /// Minutes of each phase by generation (where the session that finished the generation ran it).
 pub fn phase_time(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
-    let phase = |name: &str, of: fn(&GenerationSummary) -> Option<f64>| Series {
+    let phase = |name: &str, of: fn(&GenerationSummary) -> Option<PhaseTime>| Series {
         name: name.into(),
         points: generations
             .iter()
-            .filter_map(|g| of(g).map(|s| (g.generation as f64, s / 60.0, None)))
+            .filter_map(|g| of(g).map(|t| (g.generation as f64, t.seconds / 60.0, None)))
             .collect(),
     };
     let series: Vec<Series> = [
-        phase("self-play", |g| g.phase_seconds.selfplay),
-        phase("training", |g| g.phase_seconds.train),
-        phase("evaluation", |g| g.phase_seconds.evaluate),
+        phase("self-play", |g| g.phases.selfplay),
+        phase("training", |g| g.phases.train),
+        phase("evaluation", |g| g.phases.evaluate),
     ]
     .into_iter()
     .filter(|s| !s.points.is_empty())
