@@ -315,6 +315,8 @@ impl<G: Registered> Generation<'_, G> {
     /// of the run, as many steps as the new positions ask for; writes network `g + 1`.
     fn train(&self, g: u32, positions: u64) -> Result<TrainingRun> {
         let (config, dir) = (self.config, self.dir);
+        // Training alone has the machine: `train.threads` intra-op threads, back to the process's count after.
+        let _threads = TorchThreads::set(config.train.threads);
         let mut trainer = if g == 0 {
             Trainer::<G>::new(config.train.clone(), &config.network, self.rules.clone(), self.device)?
         } else {
@@ -396,6 +398,23 @@ impl<G: Registered> Generation<'_, G> {
             }
             _ => Ok((candidate, None)),
         }
+    }
+}
+
+/// libtorch's intra-op thread count for a scope: set on creation, the previous count restored on drop.
+struct TorchThreads(i32);
+
+impl TorchThreads {
+    fn set(threads: i32) -> TorchThreads {
+        let previous = tch::get_num_threads();
+        tch::set_num_threads(threads);
+        TorchThreads(previous)
+    }
+}
+
+impl Drop for TorchThreads {
+    fn drop(&mut self) {
+        tch::set_num_threads(self.0);
     }
 }
 
