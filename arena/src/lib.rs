@@ -8,7 +8,7 @@
 //! - [`PlayerSpec`]: players written as strings (`alphabeta:depth=4`, `ckpt:PATH,sims=0,name=gen3`), and
 //!   [`Entrant`]: a spec made ready for one game.
 //! - [`openings`]: random balanced openings, stored in a file so that matches are reproducible; every opening is
-//!   played twice with colours swapped ([`matches`]), games run in parallel with rayon and each is recorded
+//!   played twice with colours swapped ([`mod@matches`]), games run in parallel with rayon and each is recorded
 //!   ([`records`], JSONL).
 //! - [`elo`]: Bradley-Terry maximum-likelihood ratings with 95% intervals, anchored at `random` = 0;
 //!   [`sprt`]: the sequential probability ratio test that accepts or rejects a new generation.

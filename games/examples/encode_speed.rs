@@ -1,4 +1,4 @@
-//! Nanoseconds per `Game::encode`, over positions of random playouts (no torch).
+//! Nanoseconds per `Encoding::encode`, over positions of random playouts (no torch).
 //!
 //! `cargo run --release -p zero-games --example encode_speed -- [game ...] [--variant NAME]`; all games by
 //! default. Positions come from 200 random games (seeded); each is encoded many times into one reused buffer.

@@ -34,7 +34,7 @@ pub struct RunRequest {
     /// Run config (TOML). Without one: the embedded quick Bashni config, or, with `run_dir` on an existing run,
     /// that run's own config.
     pub config: Option<PathBuf>,
-    /// The run directory (default: runs/<config name>).
+    /// The run directory (default: `runs/<config name>`).
     pub run_dir: Option<PathBuf>,
     /// `key=value` overrides of config values. On an existing run only the keys that may change on resume
     /// ([`RESUMABLE_KEYS`]) are accepted.

@@ -1,12 +1,12 @@
 //! The classic engine the networks must beat: iterative-deepening negamax alpha-beta with a transposition table.
 //!
-//! - **Plies are moves.** The tree is walked with [`Game::legal_moves`] and [`Game::play`], so a Bashni multi-jump
+//! - **Plies are moves.** The tree is walked with [`Game::legal_moves`](zero_games::Game::legal_moves) and [`Game::play`](zero_games::Game::play), so a Bashni multi-jump
 //!   capture is one ply, whatever its number of actions. The sign flips when the side to move changes (after
 //!   every complete move in the three games; the search checks rather than assumes it).
 //! - **Evaluation**: at the horizon, the game's [`Heuristic::heuristic`] scaled to [-1000, 1000]; finished games
 //!   score `WIN - ply` for the winner (so a quicker win is preferred and a loss is put off), 0 for a draw.
 //!   There is no quiescence search.
-//! - **Transposition table**: keyed by [`Game::hash`], always-replace, mate scores stored relative to the node.
+//! - **Transposition table**: keyed by [`Game::hash`](zero_games::Game::hash), always-replace, mate scores stored relative to the node.
 //!   The hash does not cover the repetition history and draw counters (they change no legal move but may end
 //!   the game), so a stored score can occasionally be one from another history: acceptable for a baseline.
 //!   The stored best move is only tried if it is among the legal moves generated here, so the table can never

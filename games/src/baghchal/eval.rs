@@ -11,7 +11,7 @@ const PER_TRAPPED_TIGER: f32 = 0.2;
 const PER_GOAT_EN_PRISE: f32 = 0.12;
 const PER_TIGER_STEP: f32 = 0.015;
 
-/// The heuristic of [`Game::heuristic`](crate::Game::heuristic) for Bagh Chal.
+/// The heuristic of [`Heuristic::heuristic`](crate::Heuristic::heuristic) for Bagh Chal.
 pub(crate) fn heuristic(game: &BaghChal) -> f32 {
     let tigers = game.tiger_points();
     let goats = game.goat_points();

@@ -17,7 +17,7 @@ const ADVANCE: f32 = 0.04;
 /// Material difference that maps to tanh(1) = 0.76: about three men.
 const SCALE: f32 = 3.0;
 
-/// The heuristic of [`Game::heuristic`](crate::Game::heuristic) for Bashni.
+/// The heuristic of [`Heuristic::heuristic`](crate::Heuristic::heuristic) for Bashni.
 pub(crate) fn heuristic(game: &Bashni) -> f32 {
     let mut score = [0.0f32; 2];
     for square in Square::all() {

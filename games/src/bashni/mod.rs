@@ -54,7 +54,7 @@
 //!
 //! # Network encoding
 //!
-//! 44 planes of 8 x 8 from the side to move's view ([`encode`](Game::encode), layout in `docs/encoding.md`):
+//! 44 planes of 8 x 8 from the side to move's view ([`encode`](crate::Encoding::encode), layout in `docs/encoding.md`):
 //! `canonical_symmetry()` is 1 (the symmetry above) when Black is to move, so "own" pieces are the mover's and
 //! own men move up. Each tower shows its top 8 pieces one by one (own/opponent man/king per depth), then counts
 //! of own and opponent pieces below, and its height; then the capture in progress (capturing square, last

@@ -42,7 +42,7 @@ fn ratio(part: u32, whole: u32) -> f32 {
 
 impl Tours {
     /// Writes the network's input planes as seen after symmetry `sym`: exactly the planes that
-    /// `self.transformed(sym)` would give if it were shown untransformed. [`crate::Game::encode`] is
+    /// `self.transformed(sym)` would give if it were shown untransformed. [`crate::Encoding::encode`] is
     /// `encode_view(canonical_symmetry())`; other symmetries serve tests and data augmentation.
     pub fn encode_view(&self, sym: usize, planes: &mut [f32]) {
         assert_eq!(planes.len(), PLANES * SQUARES, "Tours planes are {PLANES} x 8 x 8");

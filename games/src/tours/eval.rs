@@ -8,7 +8,7 @@ use super::tables::{NEXT, NONE, SQUARES, count_forms};
 const PER_PAWN: f32 = 0.25;
 const PER_OPTION: f32 = 0.01;
 
-/// The heuristic of [`Game::heuristic`](crate::Game::heuristic) for Tours.
+/// The heuristic of [`Heuristic::heuristic`](crate::Heuristic::heuristic) for Tours.
 pub(crate) fn heuristic(game: &Tours) -> f32 {
     let me = game.side.index();
     let side_score = |c: usize| -> f32 {
