@@ -45,6 +45,17 @@ impl MatchRecord {
         }
     }
 
+    /// `player`'s score (1, 0.5 or 0), or `None` when it did not play this game.
+    pub fn score_of(&self, player: &str) -> Option<f64> {
+        if self.first == player {
+            Some(self.first_score())
+        } else if self.second == player {
+            Some(1.0 - self.first_score())
+        } else {
+            None
+        }
+    }
+
     pub(crate) fn set_result(&mut self, winner: Option<Side>, reason: &str) {
         self.winner = winner.map(|w| if w == Side::First { "first" } else { "second" }.to_string());
         self.result = match winner {

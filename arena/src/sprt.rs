@@ -164,13 +164,9 @@ impl Sprt {
     /// Runs the test over a head-to-head match's records (games `2k` and `2k + 1` form a pair, as
     /// [`crate::head_to_head`] plays them), from `candidate`'s view. An unpaired last game is left out.
     pub fn run_records(&self, records: &[MatchRecord], candidate: &str) -> SprtReport {
-        let score = |r: &MatchRecord| {
-            if r.first == candidate {
-                r.first_score()
-            } else {
-                1.0 - r.first_score()
-            }
-        };
+        // A game the candidate is not named in counts as one it played second (head-to-head records always
+        // name it).
+        let score = |r: &MatchRecord| r.score_of(candidate).unwrap_or_else(|| 1.0 - r.first_score());
         self.run_pairs(records.chunks_exact(2).map(|pair| (score(&pair[0]), score(&pair[1]))))
     }
 }

@@ -218,11 +218,13 @@ impl<G: Registered> Generation<'_, G> {
             state.elapsed_seconds = base_elapsed + session.elapsed().as_secs_f64();
             self.dir.save_state(state)
         };
+        // The summaries of the generations before this one (the file grows only at the end of a generation).
+        let earlier = read_generations(&self.dir.generations_path())?;
         let mut selfplay = SelfPlayRun::default();
         let mut phases = PhaseTimes::default();
         if state.phase == Phase::Selfplay {
             let watch = Stopwatch::start();
-            selfplay = self.selfplay(g, state.selfplay_network.unwrap_or(g))?;
+            selfplay = self.selfplay(g, state.selfplay_network.unwrap_or(g), &earlier)?;
             phases.selfplay = Some(watch.stop());
             save(state, Phase::Train)?;
         }
@@ -253,7 +255,7 @@ impl<G: Registered> Generation<'_, G> {
             ..summary
         };
         summary.phases = phases;
-        summary.warnings = collapse_warnings(&read_generations(&self.dir.generations_path())?, &summary);
+        summary.warnings = collapse_warnings(&earlier, &summary);
         RunDir::append_line(&self.dir.generations_path(), &summary)?;
         print_summary(&summary);
         state.generation = g + 1;
@@ -262,9 +264,8 @@ impl<G: Registered> Generation<'_, G> {
     }
 
     /// Self-play: finishes generation `g`'s games with network `network` (those already in shards count),
-    /// then merges the generation's one-game shards.
-    fn selfplay(&self, g: u32, network: u32) -> Result<SelfPlayRun> {
-        let earlier = read_generations(&self.dir.generations_path())?;
+    /// then merges the generation's one-game shards. `earlier` decides whether it may resign.
+    fn selfplay(&self, g: u32, network: u32, earlier: &[GenerationSummary]) -> Result<SelfPlayRun> {
         let have = self.dir.generation_data(g)?.games;
         let wanted = self.config.run.games_per_generation as u64;
         let mut run = SelfPlayRun::default();
@@ -275,7 +276,7 @@ impl<G: Registered> Generation<'_, G> {
                 self.dir.checkpoint(network).display().to_string()
             };
             let mut sp = self.config.selfplay.clone();
-            let allowed = resignation_earned(&sp, &earlier);
+            let allowed = resignation_earned(&sp, earlier);
             if !allowed {
                 // Every would-be resignation is played out (by a stronger search of the resigning side) and
                 // counted: the checks that may earn resignation for the next generation.

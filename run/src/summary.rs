@@ -205,18 +205,11 @@ impl EqualTimeResult {
     /// The result of `network`'s games in `records` (the others' are ignored).
     pub fn of(records: &[zero_arena::MatchRecord], network: &str, opponent: &str, ms: u64) -> EqualTimeResult {
         let (mut wins, mut draws, mut losses) = (0, 0, 0);
-        for r in records {
-            let side = if r.first == network {
-                "first"
-            } else if r.second == network {
-                "second"
-            } else {
-                continue;
-            };
-            match r.winner.as_deref() {
-                Some(w) if w == side => wins += 1,
-                Some(_) => losses += 1,
-                None => draws += 1,
+        for score in records.iter().filter_map(|r| r.score_of(network)) {
+            match score {
+                1.0 => wins += 1,
+                0.0 => losses += 1,
+                _ => draws += 1,
             }
         }
         let n = (wins + draws + losses) as f64;

@@ -67,10 +67,6 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         Engine::new(evaluator, config, ChaCha8Rng::seed_from_u64(seed))
     }
 
-    pub fn config(&self) -> &SearchConfig {
-        &self.config
-    }
-
     pub fn evaluator(&mut self) -> &mut E {
         &mut self.evaluator
     }

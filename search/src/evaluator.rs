@@ -53,26 +53,6 @@ pub trait Evaluator<G: Game> {
     fn name(&self) -> String;
 }
 
-impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
-    fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
-        (**self).evaluate(batch)
-    }
-
-    fn name(&self) -> String {
-        (**self).name()
-    }
-}
-
-impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &mut E {
-    fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
-        (**self).evaluate(batch)
-    }
-
-    fn name(&self) -> String {
-        (**self).name()
-    }
-}
-
 /// Uniform priors and an even value: the search with no knowledge at all.
 #[derive(Debug, Default, Clone)]
 pub struct UniformEvaluator;
