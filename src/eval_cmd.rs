@@ -18,6 +18,10 @@ pub struct EvalArgs {
     /// Games per pair of players (rounded up to even: each opening is played with both colours).
     #[arg(long, default_value_t = 20)]
     pub games: usize,
+    /// Games played at once when a player thinks on the clock (`ms=`), each on a thread of its own with its own
+    /// network copies: at most the number of free cores, so that each player thinks on a whole core.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub timed_games_at_once: u64,
     /// An opening book (JSON, as written by --save-openings); default: generated from --seed.
     #[arg(long)]
     pub openings: Option<PathBuf>,
@@ -68,6 +72,7 @@ fn eval<G: Registered>(args: EvalArgs) -> Result<()> {
     let options = MatchOptions {
         games_per_pair: args.games,
         seed: args.seed,
+        timed_games_at_once: args.timed_games_at_once as usize,
         ..MatchOptions::default()
     };
     let started = std::time::Instant::now();

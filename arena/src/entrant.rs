@@ -6,11 +6,11 @@ use crate::baselines::{AlphaBeta, GreedyPlayer, RandomPlayer, UctPlayer};
 use crate::network_player::{PolicyPlayer, SearchPlayer, SharedEvaluator};
 use crate::player::{Player, player_rng};
 use crate::spec::{PlayerKind, PlayerSpec};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use zero_games::Registered;
-use zero_model::{DeviceChoice, NetworkEvaluator};
+use zero_model::{DeviceChoice, NetworkEvaluator, Precision};
 use zero_search::{Budget, RootSearch, SearchConfig};
 
 /// Positions a checkpoint player's evaluator remembers (one match's worth of repeated openings).
@@ -21,6 +21,9 @@ pub struct Entrant<G: Registered> {
     pub spec: PlayerSpec,
     name: String,
     evaluator: Option<SharedEvaluator<G>>,
+    /// Whether [`Entrant::evaluator_copy`] can load another copy of the network (from its checkpoint file);
+    /// an entrant made around a given evaluator can only share that one.
+    reloadable: bool,
 }
 
 impl<G: Registered> Entrant<G> {
@@ -33,20 +36,16 @@ impl<G: Registered> Entrant<G> {
                 device,
                 precision,
                 ..
-            } => {
-                let device = device.resolve().map_err(|e| ArenaError::Device(e.to_string()))?;
-                let evaluator = NetworkEvaluator::<G>::from_checkpoint(path, device, *precision)
-                    .map_err(|source| ArenaError::Checkpoint {
-                        path: path.display().to_string(),
-                        source,
-                    })?
-                    .with_cache(EVAL_CACHE);
-                let boxed: Box<dyn zero_search::Evaluator<G> + Send> = Box::new(evaluator);
-                Some(Arc::new(Mutex::new(boxed)))
-            }
+            } => Some(load(path, *device, *precision)?),
             _ => None,
         };
-        Ok(Entrant { spec, name, evaluator })
+        let reloadable = evaluator.is_some();
+        Ok(Entrant {
+            spec,
+            name,
+            evaluator,
+            reloadable,
+        })
     }
 
     /// Parses and prepares a spec string.
@@ -96,6 +95,7 @@ impl<G: Registered> Entrant<G> {
             },
             name,
             evaluator: Some(Arc::new(Mutex::new(evaluator))),
+            reloadable: false,
         }
     }
 
@@ -109,8 +109,37 @@ impl<G: Registered> Entrant<G> {
         self
     }
 
+    /// The network every game of this entrant shares (`None` for the baselines).
+    pub(crate) fn shared_evaluator(&self) -> Option<SharedEvaluator<G>> {
+        self.evaluator.clone()
+    }
+
+    /// A copy of the network of its own, for a game played beside others on a thread of its own (loaded again
+    /// from the checkpoint; the shared one for an entrant made around an evaluator, `None` for the baselines).
+    pub(crate) fn evaluator_copy(&self) -> Result<Option<SharedEvaluator<G>>, ArenaError> {
+        match &self.spec.kind {
+            PlayerKind::Checkpoint {
+                path,
+                device,
+                precision,
+                ..
+            } if self.reloadable => Ok(Some(load(path, *device, *precision)?)),
+            _ => Ok(self.evaluator.clone()),
+        }
+    }
+
     /// A fresh player for one game; `seed` and `stream` fix its random choices.
     pub fn player(&self, seed: u64, stream: u64) -> Box<dyn Player<G>> {
+        self.player_with(seed, stream, self.evaluator.clone())
+    }
+
+    /// [`Entrant::player`] with the network `evaluator` (one of [`Entrant::evaluator_copy`]'s).
+    pub(crate) fn player_with(
+        &self,
+        seed: u64,
+        stream: u64,
+        evaluator: Option<SharedEvaluator<G>>,
+    ) -> Box<dyn Player<G>> {
         let rng = player_rng(seed, stream);
         let name = self.name.clone();
         match &self.spec.kind {
@@ -122,10 +151,7 @@ impl<G: Registered> Entrant<G> {
                 simulations: 0,
                 millis: None,
                 ..
-            } => Box::new(PolicyPlayer::new(
-                name,
-                self.evaluator.clone().expect("prepared with its evaluator"),
-            )),
+            } => Box::new(PolicyPlayer::new(name, evaluator.expect("prepared with its evaluator"))),
             PlayerKind::Checkpoint {
                 simulations,
                 millis,
@@ -138,7 +164,7 @@ impl<G: Registered> Entrant<G> {
                 };
                 Box::new(SearchPlayer::new(
                     name,
-                    self.evaluator.clone().expect("prepared with its evaluator"),
+                    evaluator.expect("prepared with its evaluator"),
                     SearchConfig::for_play(*root, (*simulations).max(1)),
                     budget,
                     rng,
@@ -146,4 +172,21 @@ impl<G: Registered> Entrant<G> {
             }
         }
     }
+}
+
+/// Loads the checkpoint at `path` as a network evaluator with a cache of its own.
+fn load<G: Registered>(
+    path: &Path,
+    device: DeviceChoice,
+    precision: Precision,
+) -> Result<SharedEvaluator<G>, ArenaError> {
+    let device = device.resolve().map_err(|e| ArenaError::Device(e.to_string()))?;
+    let evaluator = NetworkEvaluator::<G>::from_checkpoint(path, device, precision)
+        .map_err(|source| ArenaError::Checkpoint {
+            path: path.display().to_string(),
+            source,
+        })?
+        .with_cache(EVAL_CACHE);
+    let boxed: Box<dyn zero_search::Evaluator<G> + Send> = Box::new(evaluator);
+    Ok(Arc::new(Mutex::new(boxed)))
 }

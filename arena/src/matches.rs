@@ -1,10 +1,13 @@
 //! Playing games: one game between two players from an opening, a head-to-head match of paired games, and a
 //! round robin between any number of entrants. Every opening is played twice with the colours swapped
 //! (consecutive games `2k` and `2k + 1`), the games run in parallel on rayon's pool, and each is recorded. A match
-//! where a player thinks on the clock (`ms=`) plays one game at a time instead, so that each player's time is
-//! a whole core's and no network waits for another game's search (equal time means equal compute).
+//! where a player thinks on the clock (`ms=`) plays [`MatchOptions::timed_games_at_once`] games at a time
+//! instead (one by default), each on a thread of its own with its own copy of every network, so that with no more
+//! games than free cores each player's time is a whole core's and no network waits for another game's search
+//! (equal time means equal compute).
 
 use crate::entrant::Entrant;
+use crate::network_player::SharedEvaluator;
 use crate::openings::OpeningBook;
 use crate::player::Player;
 use crate::records::{MatchRecord, REASON_ARENA_CAP, REASON_ILLEGAL_MOVE};
@@ -12,6 +15,7 @@ use crate::spec::PlayerKind;
 use crate::{ArenaError, GameResult, Standings, rate};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 use zero_games::Registered;
 
@@ -29,6 +33,15 @@ pub struct MatchOptions {
     /// can then cover different openings.
     #[serde(default)]
     pub first_opening: usize,
+    /// Games played at once when a player thinks on the clock (`ms=`), each on a thread of its own with its own
+    /// copy of every network. Fair while it is at most the number of free cores: then a player thinking on the
+    /// clock has a core to itself. 0 and 1 both mean one game at a time.
+    #[serde(default = "one")]
+    pub timed_games_at_once: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 impl Default for MatchOptions {
@@ -38,6 +51,7 @@ impl Default for MatchOptions {
             seed: 0,
             max_plies: 2000,
             first_opening: 0,
+            timed_games_at_once: 1,
         }
     }
 }
@@ -142,10 +156,12 @@ fn play_jobs<G: Registered>(
     options: &MatchOptions,
 ) -> Result<Vec<(MatchRecord, Thinking)>, ArenaError> {
     book.validate::<G>(rules)?;
-    let play = |(n, job): (usize, &Job)| {
+    let shared: Vec<_> = entrants.iter().map(|e| e.shared_evaluator()).collect();
+    let play = |n: usize, job: &Job, evaluators: &[Option<SharedEvaluator<G>>]| {
         // Two streams per game, one per side, so each player's choices depend on the seed and the game only.
-        let mut first = entrants[job.first].player(options.seed, 2 * n as u64);
-        let mut second = entrants[job.second].player(options.seed, 2 * n as u64 + 1);
+        let mut first = entrants[job.first].player_with(options.seed, 2 * n as u64, evaluators[job.first].clone());
+        let mut second =
+            entrants[job.second].player_with(options.seed, 2 * n as u64 + 1, evaluators[job.second].clone());
         play_game(
             rules,
             book,
@@ -155,11 +171,52 @@ fn play_jobs<G: Registered>(
             options.max_plies,
         )
     };
-    if entrants.iter().any(|e| e.spec.thinks_on_the_clock()) {
-        jobs.iter().enumerate().map(play).collect()
-    } else {
-        jobs.par_iter().enumerate().map(play).collect()
+    if !entrants.iter().any(|e| e.spec.thinks_on_the_clock()) {
+        return jobs
+            .par_iter()
+            .enumerate()
+            .map(|(n, job)| play(n, job, &shared))
+            .collect();
     }
+    let threads = options.timed_games_at_once.clamp(1, jobs.len().max(1));
+    if threads == 1 {
+        return jobs.iter().enumerate().map(|(n, job)| play(n, job, &shared)).collect();
+    }
+    // One set of network copies per thread: no game's search waits for another's.
+    let copies = (0..threads)
+        .map(|_| {
+            entrants
+                .iter()
+                .map(|e| e.evaluator_copy())
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let next = AtomicUsize::new(0);
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let workers: Vec<_> = copies
+            .iter()
+            .map(|evaluators| {
+                let next = &next;
+                scope.spawn(move || {
+                    let mut played = Vec::new();
+                    loop {
+                        let n = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(n) else { break played };
+                        played.push((n, play(n, job, evaluators)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    });
+    let mut ordered: Vec<Option<Result<(MatchRecord, Thinking), ArenaError>>> = (0..jobs.len()).map(|_| None).collect();
+    for (n, result) in results {
+        ordered[n] = Some(result);
+    }
+    ordered.into_iter().map(|r| r.expect("every job was played")).collect()
 }
 
 /// The games of a head-to-head match between `a` and `b` (in pairs: games `2k` and `2k + 1` share an opening,

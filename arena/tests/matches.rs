@@ -29,6 +29,7 @@ fn every_pair_plays_legal_games<G: Registered>() {
         seed: 9,
         max_plies: 2000,
         first_opening: 0,
+        timed_games_at_once: 1,
     };
     let result = round_robin(&rules, &entrants, &book, &options).unwrap();
     assert_eq!(result.records.len(), 2 * 10);

@@ -54,6 +54,7 @@ fn searching_checkpoint_plays_legal_games<G: Registered>() {
         seed: 3,
         max_plies: 2000,
         first_opening: 0,
+        timed_games_at_once: 1,
     };
     let result = round_robin(&rules, &entrants, &book, &options).unwrap();
     assert_eq!(result.records.len(), 2 * 3);
@@ -74,6 +75,23 @@ fn searching_checkpoint_plays_legal_games<G: Registered>() {
     ];
     let result = round_robin(&rules, &timed, &book, &options).unwrap();
     for record in &result.records {
+        assert_ne!(record.reason, "illegal-move", "{record:?}");
+        let (_, outcome) = replay::<G>(record).unwrap();
+        assert!(agrees(record, outcome), "{record:?} replays to {outcome:?}");
+    }
+    // Three games at once, each with its own network copy: every game is played once, and the records come
+    // back in the match's order (pairs of openings, colours swapped), whichever thread finished first.
+    let at_once = MatchOptions {
+        games_per_pair: 6,
+        timed_games_at_once: 3,
+        ..options
+    };
+    let result = round_robin(&rules, &timed, &book, &at_once).unwrap();
+    assert_eq!(result.records.len(), 6);
+    for (k, record) in result.records.iter().enumerate() {
+        assert_eq!(record.opening_index, k / 2 % book.openings.len(), "{record:?}");
+        let first = if k % 2 == 0 { timed[0].name() } else { timed[1].name() };
+        assert_eq!(record.first, first, "{record:?}");
         assert_ne!(record.reason, "illegal-move", "{record:?}");
         let (_, outcome) = replay::<G>(record).unwrap();
         assert!(agrees(record, outcome), "{record:?} replays to {outcome:?}");

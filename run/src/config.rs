@@ -35,6 +35,9 @@ pub struct LoopConfig {
     pub eval_equal_time_ms: u64,
     /// Games of that match per generation (paired colours; rounded up to even).
     pub eval_equal_time_games: usize,
+    /// Games of that match played at once, each on a thread of its own with its own network copy; 0 = one per
+    /// core. Fair while no other work shares the machine: each player then thinks on a whole core.
+    pub eval_equal_time_parallel: usize,
     /// Seed of the run's self-play and evaluation.
     pub seed: u64,
     /// Gate each new network: it replaces the network self-play uses only when an SPRT against that one accepts
@@ -65,6 +68,7 @@ impl Default for LoopConfig {
             eval_openings: 32,
             eval_equal_time_ms: 0,
             eval_equal_time_games: 20,
+            eval_equal_time_parallel: 0,
             seed: 1,
             gate: false,
             gate_elo0: 0.0,
@@ -193,6 +197,7 @@ pub const RESUMABLE_KEYS: &[&str] = &[
     "run.eval_previous",
     "run.eval_equal_time_ms",
     "run.eval_equal_time_games",
+    "run.eval_equal_time_parallel",
     "selfplay.workers",
     "selfplay.games_in_flight",
     "selfplay.precision",

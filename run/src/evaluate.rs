@@ -48,6 +48,7 @@ impl<G: Registered> Pairing<'_, G> {
         run_seed: u64,
         book: &OpeningBook,
         games: usize,
+        timed_games_at_once: usize,
     ) -> Result<Vec<MatchRecord>> {
         if self.file.exists() {
             return Ok(zero_arena::records::read_jsonl(&self.file)?);
@@ -56,6 +57,7 @@ impl<G: Registered> Pairing<'_, G> {
             games_per_pair: games,
             seed: zero_selfplay::derive_seed(run_seed, stable_hash(&self.file, dir.root())),
             first_opening: self.first_opening,
+            timed_games_at_once,
             ..Default::default()
         };
         let records = head_to_head::<G>(rules, self.a, self.b, book, &options)
@@ -98,7 +100,9 @@ pub fn evaluate<G: Registered>(
         );
         for p in todo {
             bar.set_message(format!("{} vs {}", p.a.name(), p.b.name()));
-            games_played += p.games(rules, dir, config.run.seed, book, config.run.eval_games)?.len();
+            games_played += p
+                .games(rules, dir, config.run.seed, book, config.run.eval_games, 1)?
+                .len();
             bar.inc(1);
         }
         bar.finish_and_clear();
@@ -200,10 +204,17 @@ pub fn equal_time<G: Registered>(
         file: dir.equal_time_dir().join(format!("gen-{generation:04}-ms{ms}.jsonl")),
         first_opening: 0,
     };
+    let at_once = match config.run.eval_equal_time_parallel {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
     if !pairing.file.exists() {
-        eprintln!("equal time: {name} against {} ({games} games)", opponent.name());
+        eprintln!(
+            "equal time: {name} against {} ({games} games, {at_once} at a time)",
+            opponent.name()
+        );
     }
-    let records = pairing.games(rules, dir, config.run.seed, book, games)?;
+    let records = pairing.games(rules, dir, config.run.seed, book, games, at_once)?;
     Ok(Some(EqualTimeResult::of(&records, &name, opponent.name(), ms)))
 }
 

@@ -54,6 +54,7 @@ pub fn gate<G: Registered>(
             run.seed,
             book,
             run.gate_batch_games.min(run.gate_max_games - records.len()),
+            1,
         )?;
         if games.is_empty() {
             break;

@@ -72,6 +72,10 @@ pub struct TrainConfig {
     pub policy_weight: f64,
     /// Weight of the win/draw/loss cross-entropy.
     pub value_weight: f64,
+    /// Plies over which a result fades toward a draw in the value target: a position `k` plies from the end
+    /// of a won (lost) game is taught `exp(-k / value_horizon)` win (loss) and the rest draw, so that a loss
+    /// later is worth more than a loss sooner. 0 = off: every position is taught the plain result.
+    pub value_horizon: f64,
     /// Weight of the moves-left Huber loss (used only when the network has that head).
     pub moves_left_weight: f64,
     /// Plies are divided by this before the moves-left Huber loss (delta 1), so one unit is this many plies.
@@ -133,6 +137,7 @@ impl Default for TrainConfig {
             augment: true,
             policy_weight: 1.0,
             value_weight: 1.0,
+            value_horizon: 0.0,
             moves_left_weight: 0.1,
             moves_left_scale: 20.0,
             optimizer: OptimizerKind::Sgd,
@@ -180,6 +185,7 @@ impl TrainConfig {
             ("samples_per_position", self.samples_per_position),
             ("policy_weight", self.policy_weight),
             ("value_weight", self.value_weight),
+            ("value_horizon", self.value_horizon),
             ("moves_left_weight", self.moves_left_weight),
             ("learning_rate", self.learning_rate),
             ("weight_decay", self.weight_decay),

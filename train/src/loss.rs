@@ -21,6 +21,8 @@ pub struct Losses {
 pub struct LossWeights {
     pub policy: f64,
     pub value: f64,
+    /// `TrainConfig::value_horizon`: 0 = the plain result.
+    pub value_horizon: f64,
     pub moves_left: f64,
     pub moves_left_scale: f64,
 }
@@ -30,10 +32,30 @@ impl LossWeights {
         LossWeights {
             policy: config.policy_weight,
             value: config.value_weight,
+            value_horizon: config.value_horizon,
             moves_left: config.moves_left_weight,
             moves_left_scale: config.moves_left_scale,
         }
     }
+}
+
+/// The win/draw/loss cross-entropy. With a horizon `h > 0` the target of a decided game, `k` plies from its
+/// end, is `exp(-k / h)` on its result and the rest on a draw: the value then tells a quick loss from a slow one
+/// (in a game one side nearly always wins, the plain target is the same everywhere and a search cannot choose).
+fn value_loss(logits: &Tensor, batch: &BatchTensors, horizon: f64) -> Tensor {
+    if horizon <= 0.0 {
+        return logits.cross_entropy_for_logits(&batch.wdl_class);
+    }
+    let result = batch.wdl_class.one_hot(3).to_kind(Kind::Float);
+    let draw = Tensor::from_slice(&[0.0f32, 1.0, 0.0])
+        .to_device(logits.device())
+        .view([1, 3]);
+    let certainty = (&batch.plies_to_end / -horizon).exp().unsqueeze(1);
+    let target: Tensor = &result * &certainty + draw * (1.0 - &certainty);
+    let log_probs = logits.log_softmax(1, Kind::Float);
+    -(target * log_probs)
+        .sum_dim_intlist(&[1i64][..], false, Kind::Float)
+        .mean(Kind::Float)
 }
 
 /// The weighted loss of `output` on `batch` (averages over the batch; the policy term over the rows that have a
@@ -46,10 +68,7 @@ pub fn compute(output: &NetOutput, batch: &BatchTensors, weights: LossWeights) -
     let rows = batch.has_policy.sum(Kind::Float).clamp_min(1.0);
     let policy = (per_row * &batch.has_policy).sum(Kind::Float) / rows;
 
-    let value = output
-        .wdl
-        .to_kind(Kind::Float)
-        .cross_entropy_for_logits(&batch.wdl_class);
+    let value = value_loss(&output.wdl.to_kind(Kind::Float), batch, weights.value_horizon);
 
     let mut total = &policy * weights.policy + &value * weights.value;
     let moves_left = output.moves_left.as_ref().map(|predicted| {
@@ -65,5 +84,54 @@ pub fn compute(output: &NetOutput, batch: &BatchTensors, weights: LossWeights) -
         value: value.double_value(&[]),
         moves_left,
         total,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tch::Device;
+
+    /// A batch of two rows, a win 0 plies from the end and a loss 40 plies from it; only the value fields matter.
+    fn batch() -> BatchTensors {
+        let empty = Tensor::zeros([2, 1], (Kind::Float, Device::Cpu));
+        BatchTensors {
+            input: empty.shallow_clone(),
+            legal: empty.to_kind(Kind::Bool),
+            policy: empty,
+            has_policy: Tensor::zeros([2], (Kind::Float, Device::Cpu)),
+            wdl_class: Tensor::from_slice(&[0i64, 2]),
+            plies_to_end: Tensor::from_slice(&[0.0f32, 40.0]),
+        }
+    }
+
+    fn loss_at(logits: [[f32; 3]; 2], horizon: f64) -> f64 {
+        let flat: Vec<f32> = logits.iter().flatten().copied().collect();
+        value_loss(&Tensor::from_slice(&flat).view([2, 3]), &batch(), horizon).double_value(&[])
+    }
+
+    #[test]
+    fn without_a_horizon_the_target_is_the_plain_result() {
+        let confident = [[9.0, 0.0, 0.0], [0.0, 0.0, 9.0]];
+        assert!(loss_at(confident, 0.0) < 0.01);
+        assert!((loss_at([[0.0; 3]; 2], 0.0) - 3f64.ln()).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_horizon_fades_a_distant_result_toward_a_draw() {
+        // Row 2 is a loss 40 plies away: with h = 10 its target is e^-4 = 1.8% loss and 98.2% draw.
+        let near_draw = [[9.0, 0.0, 0.0], [0.0, 4.0, 0.0]];
+        let sure_loss = [[9.0, 0.0, 0.0], [0.0, 0.0, 9.0]];
+        assert!(loss_at(near_draw, 10.0) < loss_at(sure_loss, 10.0));
+        assert!(loss_at(sure_loss, 0.0) < loss_at(near_draw, 0.0));
+        // The row at the end keeps its plain target whatever the horizon.
+        let end_only = |h| {
+            let logits = Tensor::from_slice(&[9.0f32, 0.0, 0.0]).view([1, 3]);
+            let mut b = batch();
+            b.wdl_class = Tensor::from_slice(&[0i64]);
+            b.plies_to_end = Tensor::from_slice(&[0.0f32]);
+            value_loss(&logits, &b, h).double_value(&[])
+        };
+        assert!((end_only(10.0) - end_only(0.0)).abs() < 1e-6);
     }
 }
