@@ -38,6 +38,9 @@ pub struct LoopConfig {
     /// Games of that match played at once, each on a thread of its own with its own network copy; 0 = one per
     /// core. Fair while no other work shares the machine: each player then thinks on a whole core.
     pub eval_equal_time_parallel: usize,
+    /// Play that match every this many generations (and always for the run's last one): where a generation
+    /// takes a minute, 40 equal-time games a generation would take most of the run's time.
+    pub eval_equal_time_every: u32,
     /// Seed of the run's self-play and evaluation.
     pub seed: u64,
     /// Gate each new network: it replaces the network self-play uses only when an SPRT against that one accepts
@@ -69,6 +72,7 @@ impl Default for LoopConfig {
             eval_equal_time_ms: 0,
             eval_equal_time_games: 20,
             eval_equal_time_parallel: 0,
+            eval_equal_time_every: 1,
             seed: 1,
             gate: false,
             gate_elo0: 0.0,
@@ -88,6 +92,12 @@ impl LoopConfig {
         }
         if self.eval_openings == 0 {
             return Err("run.eval_openings must be at least 1".to_string());
+        }
+        if self.eval_equal_time_every == 0 {
+            return Err(
+                "run.eval_equal_time_every must be at least 1 (eval_equal_time_ms = 0 switches the match off)"
+                    .to_string(),
+            );
         }
         for spec in &self.eval_baselines {
             zero_arena::PlayerSpec::parse(spec).map_err(|e| format!("run.eval_baselines: {e}"))?;
@@ -198,6 +208,7 @@ pub const RESUMABLE_KEYS: &[&str] = &[
     "run.eval_equal_time_ms",
     "run.eval_equal_time_games",
     "run.eval_equal_time_parallel",
+    "run.eval_equal_time_every",
     "selfplay.workers",
     "selfplay.games_in_flight",
     "selfplay.precision",

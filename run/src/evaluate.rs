@@ -191,7 +191,7 @@ pub fn equal_time<G: Registered>(
     generation: u32,
 ) -> Result<Option<EqualTimeResult>> {
     let (ms, games) = (config.run.eval_equal_time_ms, config.run.eval_equal_time_games);
-    if ms == 0 || games == 0 {
+    if ms == 0 || games == 0 || !equal_time_due(config, generation) {
         return Ok(None);
     }
     let checkpoint = dir.checkpoint(generation);
@@ -216,6 +216,12 @@ pub fn equal_time<G: Registered>(
     }
     let records = pairing.games(rules, dir, config.run.seed, book, games, at_once)?;
     Ok(Some(EqualTimeResult::of(&records, &name, opponent.name(), ms)))
+}
+
+/// Whether generation `generation` plays the equal-time match: every `run.eval_equal_time_every` generations,
+/// and the run's last one.
+fn equal_time_due(config: &RunConfig, generation: u32) -> bool {
+    generation.is_multiple_of(config.run.eval_equal_time_every.max(1)) || generation == config.run.generations
 }
 
 /// Network `generation` as an arena player, under its run name.
@@ -285,6 +291,19 @@ mod tests {
         assert_eq!(file_stem("alphabeta:depth=4"), "alphabeta_depth_4");
         assert_eq!(file_stem("gen12"), "gen12");
         assert_eq!(file_stem("../x y"), ".._x_y");
+    }
+
+    #[test]
+    fn the_equal_time_match_is_played_every_n_generations_and_at_the_end() {
+        let mut config = RunConfig::parse("game = \"baghchal\"\n[run]\ngenerations = 7\n", "t.toml").unwrap();
+        let due = |c: &RunConfig| (1..=7).filter(|&g| equal_time_due(c, g)).collect::<Vec<_>>();
+        assert_eq!(due(&config), vec![1, 2, 3, 4, 5, 6, 7]);
+        config.run.eval_equal_time_every = 3;
+        assert_eq!(due(&config), vec![3, 6, 7]);
+        let err = RunConfig::parse("game = \"baghchal\"\n[run]\neval_equal_time_every = 0\n", "t.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("run.eval_equal_time_every"), "{err}");
     }
 
     #[test]
