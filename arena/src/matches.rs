@@ -192,7 +192,7 @@ fn play_jobs<G: Registered>(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let next = AtomicUsize::new(0);
-    let results: Vec<_> = std::thread::scope(|scope| {
+    let mut results: Vec<_> = std::thread::scope(|scope| {
         let workers: Vec<_> = copies
             .iter()
             .map(|evaluators| {
@@ -212,11 +212,9 @@ fn play_jobs<G: Registered>(
             .flat_map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
             .collect()
     });
-    let mut ordered: Vec<Option<Result<(MatchRecord, Thinking), ArenaError>>> = (0..jobs.len()).map(|_| None).collect();
-    for (n, result) in results {
-        ordered[n] = Some(result);
-    }
-    ordered.into_iter().map(|r| r.expect("every job was played")).collect()
+    // Back in the match's order, whichever thread finished first.
+    results.sort_unstable_by_key(|(n, _)| *n);
+    results.into_iter().map(|(_, result)| result).collect()
 }
 
 /// The games of a head-to-head match between `a` and `b` (in pairs: games `2k` and `2k + 1` share an opening,
