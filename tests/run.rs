@@ -241,6 +241,96 @@ fn a_killed_run_resumes_without_losing_games_and_a_second_process_is_refused() {
 }
 
 #[test]
+fn a_run_evaluating_beside_self_play_records_each_generation_once_through_a_kill() {
+    let dir = std::env::temp_dir().join(format!("zero-run-beside-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/baghchal-quick.toml");
+    let settings = [
+        "run.generations=3",
+        "run.games_per_generation=40",
+        "run.eval_games=4",
+        "run.eval_openings=4",
+        "run.eval_equal_time_ms=0",
+        "run.eval_beside_selfplay=true",
+        "selfplay.games_in_flight=4",
+    ];
+    let mut run = zero();
+    run.arg("run").arg(&config).arg("--run-dir").arg(&dir);
+    for s in settings {
+        run.args(["--set", s]);
+    }
+    let mut first = run.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    // Killed while generation 1's network waits in the state for the evaluation beside generation 1's self-play.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let state = std::fs::read_to_string(dir.join("state.json")).unwrap_or_default();
+        if state.contains("\"generation\": 1") && state.contains("\"pending\"") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline && first.try_wait().unwrap().is_none(),
+            "{state}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(
+        read_summaries_or_none(&dir).is_empty(),
+        "generation 1's summary waits for its evaluation"
+    );
+    let resumed = zero().arg("run").arg("--run-dir").arg(&dir).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+
+    let summaries = read_summaries(&dir);
+    let generations: Vec<u64> = summaries.iter().map(|s| s["generation"].as_u64().unwrap()).collect();
+    assert_eq!(generations, [1, 2, 3]);
+    for s in &summaries {
+        let network = s["network"].as_str().unwrap();
+        assert!(
+            s["ratings"].as_array().unwrap().iter().any(|r| r["player"] == network),
+            "{s}"
+        );
+        assert!(
+            s["train_steps"].as_u64().unwrap() > 0,
+            "training's measures survive the kill: {s}"
+        );
+        let scores = s["scores"].as_array().unwrap();
+        assert!(
+            scores
+                .iter()
+                .all(
+                    |m| m["wins"].as_u64().unwrap() + m["draws"].as_u64().unwrap() + m["losses"].as_u64().unwrap() == 4
+                ),
+            "{s}"
+        );
+    }
+    // The first two were played beside the next self-play, the last alone.
+    assert!(summaries[1]["phases"]["beside_selfplay"]["seconds"].as_f64().unwrap() > 0.0);
+    assert!(summaries[2]["phases"].get("beside_selfplay").is_none());
+    for file in [
+        "games/gen-0001/vs-random.jsonl",
+        "games/gen-0002/vs-gen1.jsonl",
+        "games/gen-0003/vs-gen2.jsonl",
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(text.lines().count(), 4, "{file}");
+    }
+    let state = std::fs::read_to_string(dir.join("state.json")).unwrap();
+    assert!(!state.contains("pending"), "{state}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The run's summary lines, none while the file does not exist yet.
+fn read_summaries_or_none(dir: &Path) -> Vec<serde_json::Value> {
+    if dir.join("generations.jsonl").exists() {
+        read_summaries(dir)
+    } else {
+        Vec::new()
+    }
+}
+
+#[test]
 fn a_gated_run_keeps_its_self_play_network_until_one_is_promoted_and_a_follower_joins_it() {
     let dir = std::env::temp_dir().join(format!("zero-run-gate-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

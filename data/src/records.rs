@@ -25,7 +25,8 @@ pub struct PositionRecord {
     pub policy_probs: Vec<f32>,
     /// Search value at the root, side to move's view, in [-1, 1].
     pub root_value: f32,
-    /// Final result from the side to move's view: 1, 0, -1.
+    /// Value target from the side to move's view: the final result 1, 0, -1, or for a draw judged by
+    /// `selfplay.draw_score` a score in [-1, 1].
     pub result: f32,
     /// Actions from here to the end of the game.
     pub plies_to_end: u32,

@@ -41,6 +41,11 @@ pub struct LoopConfig {
     /// Play that match every this many generations (and always for the run's last one): where a generation
     /// takes a minute, 40 equal-time games a generation would take most of the run's time.
     pub eval_equal_time_every: u32,
+    /// Play a network's evaluation pool (not its equal-time match, which needs whole cores, nor a gate, which
+    /// decides what self-play uses) beside the next generation's self-play instead of before it, on the cores
+    /// self-play leaves idle; its summary line then comes one generation later. The last generation's is played
+    /// alone.
+    pub eval_beside_selfplay: bool,
     /// Seed of the run's self-play and evaluation.
     pub seed: u64,
     /// Gate each new network: it replaces the network self-play uses only when an SPRT against that one accepts
@@ -73,6 +78,7 @@ impl Default for LoopConfig {
             eval_equal_time_games: 20,
             eval_equal_time_parallel: 0,
             eval_equal_time_every: 1,
+            eval_beside_selfplay: false,
             seed: 1,
             gate: false,
             gate_elo0: 0.0,
@@ -209,6 +215,7 @@ pub const RESUMABLE_KEYS: &[&str] = &[
     "run.eval_equal_time_games",
     "run.eval_equal_time_parallel",
     "run.eval_equal_time_every",
+    "run.eval_beside_selfplay",
     "selfplay.workers",
     "selfplay.games_in_flight",
     "selfplay.precision",

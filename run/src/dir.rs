@@ -20,6 +20,7 @@
 //!   report/            index.html and the plots
 //! ```
 
+use crate::summary::GenerationSummary;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -51,6 +52,11 @@ pub struct RunState {
     /// a new run, and in runs made before it was recorded: then the newest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selfplay_network: Option<u32>,
+    /// A finished network's summary not yet in `generations.jsonl`: in the evaluation phase, what self-play and
+    /// training measured (a resumed evaluation keeps it); in the self-play phase, with `run.eval_beside_selfplay`,
+    /// the previous network's, waiting for the evaluation that runs beside this self-play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<GenerationSummary>,
 }
 
 impl Default for RunState {
@@ -60,6 +66,7 @@ impl Default for RunState {
             phase: Phase::Selfplay,
             elapsed_seconds: 0.0,
             selfplay_network: None,
+            pending: None,
         }
     }
 }

@@ -18,7 +18,7 @@
 
 use crate::config::RunConfig;
 use crate::dir::RunDir;
-use crate::summary::{EqualTimeResult, is_network_name, network_name};
+use crate::summary::{EqualTimeResult, MatchScore, is_network_name, network_name};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -67,14 +67,17 @@ impl<G: Registered> Pairing<'_, G> {
     }
 }
 
-/// Plays what generation `generation`'s evaluation still lacks and rates the run's whole pool.
+/// Plays what generation `generation`'s evaluation still lacks and rates the run's whole pool; returns the
+/// standings and the network's results against each player it met in this evaluation. `progress` draws a
+/// progress bar (not beside self-play, which draws its own).
 pub fn evaluate<G: Registered>(
     config: &RunConfig,
     dir: &RunDir,
     rules: &G::Rules,
     book: &OpeningBook,
     generation: u32,
-) -> Result<Standings> {
+    progress: bool,
+) -> Result<(Standings, Vec<MatchScore>)> {
     let baselines = config
         .run
         .eval_baselines
@@ -93,7 +96,11 @@ pub fn evaluate<G: Registered>(
     let todo: Vec<&Pairing<G>> = pairings.iter().filter(|p| !p.file.exists()).collect();
     let mut games_played = 0;
     if !todo.is_empty() {
-        let bar = ProgressBar::new(todo.len() as u64);
+        let bar = if progress {
+            ProgressBar::new(todo.len() as u64)
+        } else {
+            ProgressBar::hidden()
+        };
         bar.set_style(
             ProgressStyle::with_template("evaluating {bar:30} {pos}/{len} pairings, {msg}, ETA {eta}")
                 .expect("template"),
@@ -109,12 +116,17 @@ pub fn evaluate<G: Registered>(
     }
     let pool = read_pool(&dir.games_dir())?;
     let standings = rate_records(&pool, ANCHOR).context("rating the run's evaluation games")?;
+    let scores = pairings
+        .iter()
+        .filter(|p| p.a.name() == network.name())
+        .map(|p| MatchScore::of(&pool, p.a.name(), p.b.name()))
+        .collect();
     eprintln!(
         "evaluation of {}: {games_played} games played now, {} in the run's pool",
         network.name(),
         pool.len()
     );
-    Ok(standings)
+    Ok((standings, scores))
 }
 
 /// Refuses two players of one name, and a baseline named like one of the run's networks.
@@ -215,7 +227,10 @@ pub fn equal_time<G: Registered>(
         );
     }
     let records = pairing.games(rules, dir, config.run.seed, book, games, at_once)?;
-    Ok(Some(EqualTimeResult::of(&records, &name, opponent.name(), ms)))
+    Ok(Some(EqualTimeResult {
+        ms,
+        result: MatchScore::of(&records, &name, opponent.name()),
+    }))
 }
 
 /// Whether generation `generation` plays the equal-time match: every `run.eval_equal_time_every` generations,

@@ -9,8 +9,8 @@ use crate::config::{RESUMABLE_KEYS, RunConfig};
 use crate::dir::{GenerationGames, Phase, RunDir, RunState, shard_prefix};
 use crate::play::{PlayJob, play_games};
 use crate::summary::{
-    GateSummary, GenerationSummary, PhaseTimes, RatingPoint, Stopwatch, collapse_warnings, is_network_name,
-    network_name, read_generations, resignation_earned,
+    GateSummary, GenerationSummary, MatchScore, PhaseTime, PhaseTimes, RatingPoint, Stopwatch, collapse_warnings,
+    is_network_name, network_name, read_generations, resignation_earned,
 };
 use crate::{evaluate, gate, report, training};
 use anyhow::{Context, Result, bail};
@@ -172,6 +172,7 @@ fn run_loop<G: Registered>(config: &RunConfig, dir: &RunDir) -> Result<()> {
         let report = report::write_report(dir.root())?;
         eprintln!("report: {}", report.html.display());
     }
+    generation.finish_pending(&mut state)?;
     let report = report::write_report(dir.root())?;
     println!(
         "zero run: {} generations done; report: {}",
@@ -218,49 +219,125 @@ impl<G: Registered> Generation<'_, G> {
             state.elapsed_seconds = base_elapsed + session.elapsed().as_secs_f64();
             self.dir.save_state(state)
         };
-        // The summaries of the generations before this one (the file grows only at the end of a generation).
-        let earlier = read_generations(&self.dir.generations_path())?;
+        // The summaries of the generations before this one (the file grows at the end of a generation, and with
+        // the evaluation beside self-play, the previous network's summary waits in the state until then).
+        let mut earlier = read_generations(&self.dir.generations_path())?;
+        if state.phase == Phase::Selfplay
+            && let Some(pending) = &state.pending
+        {
+            earlier.push(pending.clone());
+        }
         let mut selfplay = SelfPlayRun::default();
         let mut phases = PhaseTimes::default();
         if state.phase == Phase::Selfplay {
             let watch = Stopwatch::start();
-            selfplay = self.selfplay(g, state.selfplay_network.unwrap_or(g), &earlier)?;
+            let network = state.selfplay_network.unwrap_or(g);
+            selfplay = match state.pending.take() {
+                Some(pending) => self.selfplay_beside_evaluation(g, network, &earlier, pending)?,
+                None => self.selfplay(g, network, &earlier)?,
+            };
             phases.selfplay = Some(watch.stop());
             save(state, Phase::Train)?;
         }
         let data = self.dir.generation_data(g)?;
-        let mut training = TrainingRun::default();
         if state.phase == Phase::Train {
             let watch = Stopwatch::start();
-            training = self.train(g, data.positions)?;
+            let training = self.train(g, data.positions)?;
             phases.train = Some(watch.stop());
+            let mut summary = summarize(g + 1, 0.0, &data, selfplay, training);
+            summary.phases = phases;
+            summary.warnings = collapse_warnings(&earlier, &summary);
+            state.pending = Some(summary);
             save(state, Phase::Evaluate)?;
         }
+        // A run from before the state kept the summary, resumed here, lost what its self-play and training measured.
+        let mut summary = state.pending.take().unwrap_or_else(|| {
+            let summary = summarize(g + 1, 0.0, &data, SelfPlayRun::default(), TrainingRun::default());
+            GenerationSummary {
+                warnings: collapse_warnings(&earlier, &summary),
+                ..summary
+            }
+        });
         let watch = Stopwatch::start();
-        let ratings = self.evaluate(g + 1)?;
-        let equal_time = evaluate::equal_time::<G>(self.config, self.dir, self.rules, self.book, g + 1)?;
+        let beside = self.evaluation_beside_selfplay(g + 1);
+        if !beside {
+            (summary.ratings, summary.scores) = self.evaluate(g + 1, true)?;
+        }
+        summary.equal_time = evaluate::equal_time::<G>(self.config, self.dir, self.rules, self.book, g + 1)?;
         let (next_selfplay, gate) = self.gate(g + 1, state.selfplay_network)?;
-        phases.evaluate = Some(watch.stop());
-        let summary = summarize(
-            g + 1,
-            base_elapsed + session.elapsed().as_secs_f64(),
-            &data,
-            selfplay,
-            training,
-        );
-        let mut summary = GenerationSummary {
-            ratings,
-            equal_time,
-            gate,
-            ..summary
-        };
-        summary.phases = phases;
-        summary.warnings = collapse_warnings(&earlier, &summary);
-        RunDir::append_line(&self.dir.generations_path(), &summary)?;
-        print_summary(&summary);
+        summary.gate = gate;
+        summary.phases.evaluate = Some(watch.stop());
+        summary.elapsed_seconds = base_elapsed + session.elapsed().as_secs_f64();
+        if beside {
+            state.pending = Some(summary);
+        } else {
+            self.record(&summary)?;
+        }
         state.generation = g + 1;
         state.selfplay_network = Some(next_selfplay);
         save(state, Phase::Selfplay)
+    }
+
+    /// Whether network `network`'s evaluation pool is played beside the next generation's self-play: asked for,
+    /// no gate (which must decide before that self-play starts) and a next generation to play beside.
+    fn evaluation_beside_selfplay(&self, network: u32) -> bool {
+        let run = &self.config.run;
+        run.eval_beside_selfplay && !run.gate && run.eval_games > 0 && network < run.generations
+    }
+
+    /// Appends a finished network's summary to `generations.jsonl` and prints it.
+    fn record(&self, summary: &GenerationSummary) -> Result<()> {
+        RunDir::append_line(&self.dir.generations_path(), summary)?;
+        print_summary(summary);
+        Ok(())
+    }
+
+    /// Self-play of generation `g` with the evaluation pool of the previous network (`pending`'s) on a thread
+    /// beside it; records that network's summary once both are done.
+    fn selfplay_beside_evaluation(
+        &self,
+        g: u32,
+        network: u32,
+        earlier: &[GenerationSummary],
+        mut pending: GenerationSummary,
+    ) -> Result<SelfPlayRun> {
+        let (selfplay, evaluation) = std::thread::scope(|scope| {
+            let evaluation = scope.spawn(|| {
+                let watch = Stopwatch::start();
+                self.evaluate(pending.generation, false)
+                    .map(|result| (result, watch.stop()))
+            });
+            let selfplay = self.selfplay(g, network, earlier);
+            let evaluation = evaluation
+                .join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("the evaluation beside self-play panicked")));
+            (selfplay, evaluation)
+        });
+        let ((ratings, scores), time) =
+            evaluation.with_context(|| format!("evaluating {} beside self-play", pending.network))?;
+        let selfplay = selfplay?;
+        pending.ratings = ratings;
+        pending.scores = scores;
+        pending.phases.beside_selfplay = Some(PhaseTime {
+            seconds: time.seconds,
+            cores: None,
+        });
+        self.record(&pending)?;
+        Ok(selfplay)
+    }
+
+    /// A network's summary still waiting for its evaluation when the run ends before the generation it was to be
+    /// played beside (a run resumed with fewer generations): evaluated alone and recorded.
+    fn finish_pending(&self, state: &mut RunState) -> Result<()> {
+        if state.phase != Phase::Selfplay {
+            return Ok(());
+        }
+        let Some(mut pending) = state.pending.take() else {
+            return Ok(());
+        };
+        (pending.ratings, pending.scores) = self.evaluate(pending.generation, true)?;
+        self.record(&pending)?;
+        self.dir.save_state(state)
     }
 
     /// Self-play: finishes generation `g`'s games with network `network` (those already in shards count),
@@ -369,13 +446,14 @@ impl<G: Registered> Generation<'_, G> {
 
     /// Evaluation: network `network` against the references and its parent, rated over the run's whole pool;
     /// keeps this generation's neighbourhood (the baselines, the network and its parent).
-    fn evaluate(&self, network: u32) -> Result<Vec<RatingPoint>> {
+    fn evaluate(&self, network: u32, progress: bool) -> Result<(Vec<RatingPoint>, Vec<MatchScore>)> {
         if self.config.run.eval_games == 0 {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), Vec::new()));
         }
-        let standings = evaluate::evaluate::<G>(self.config, self.dir, self.rules, self.book, network)?;
+        let (standings, scores) =
+            evaluate::evaluate::<G>(self.config, self.dir, self.rules, self.book, network, progress)?;
         let (name, parent) = (network_name(network), network_name(network - 1));
-        Ok(standings
+        let ratings = standings
             .rows
             .iter()
             .filter(|r| r.name == name || r.name == parent || !is_network_name(&r.name))
@@ -385,7 +463,8 @@ impl<G: Registered> Generation<'_, G> {
                 low: r.elo - r.elo_interval,
                 high: r.elo + r.elo_interval,
             })
-            .collect())
+            .collect();
+        Ok((ratings, scores))
     }
 
     /// Gating: the network self-play uses next, and the gate's decision when one was played. Without gating,
@@ -453,6 +532,7 @@ fn summarize(
         phases: PhaseTimes::default(),
         losses: training.losses,
         ratings: Vec::new(),
+        scores: Vec::new(),
         network: network_name(generation),
         equal_time: None,
         gate: None,
@@ -496,13 +576,21 @@ fn print_summary(s: &GenerationSummary) {
     for warning in &s.warnings {
         println!("                WARNING: self-play may be collapsing: {warning}");
     }
+    if !s.scores.is_empty() {
+        let scores: Vec<String> = s
+            .scores
+            .iter()
+            .map(|m| format!("{} {}", m.opponent, m.describe()))
+            .collect();
+        println!("                {} against {}", s.network, scores.join("; "));
+    }
     if let Some(e) = &s.equal_time {
         println!(
             "                {} against {} at equal time ({} ms a move): {}",
             s.network,
-            e.opponent,
+            e.result.opponent,
             e.ms,
-            e.describe()
+            e.result.describe()
         );
     }
     if let Some(gate) = &s.gate {

@@ -66,6 +66,9 @@ pub struct GenerationSummary {
     pub ratings: Vec<RatingPoint>,
     /// Name of the rated network of this generation (in `ratings`).
     pub network: String,
+    /// The network's results against each player of its evaluation (the baselines and its parent).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<MatchScore>,
     /// With `run.eval_equal_time_ms`: the network against alpha-beta at equal thinking time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub equal_time: Option<EqualTimeResult>,
@@ -121,6 +124,10 @@ pub struct PhaseTimes {
     pub selfplay: Option<PhaseTime>,
     pub train: Option<PhaseTime>,
     pub evaluate: Option<PhaseTime>,
+    /// With `run.eval_beside_selfplay`: the evaluation pool, played beside the next generation's self-play
+    /// (wall-clock seconds only: its processor time is counted in that self-play's cores).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beside_selfplay: Option<PhaseTime>,
 }
 
 /// One phase's wall-clock seconds, and the cores it kept busy on average (the process's processor time over
@@ -138,6 +145,7 @@ impl PhaseTimes {
             ("self-play", self.selfplay),
             ("training", self.train),
             ("evaluation", self.evaluate),
+            ("evaluation beside the next self-play", self.beside_selfplay),
         ]
         .iter()
         .filter_map(|(name, time)| {
@@ -185,27 +193,26 @@ fn process_cpu_seconds() -> Option<f64> {
     Some(ticks as f64 / 100.0)
 }
 
-/// A generation's match against a classic engine at equal thinking time per move, from the network's side.
+/// A player's games against one opponent, from the player's side: W-D-L and the mean score with its interval.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EqualTimeResult {
-    /// The engine, as an arena spec (`alphabeta:ms=100`).
+pub struct MatchScore {
+    /// The opponent, as an arena spec or a network's name (`alphabeta:ms=100`, `greedy`, `gen4`).
     pub opponent: String,
-    /// Thinking time per move of both sides.
-    pub ms: u64,
     pub wins: usize,
     pub draws: usize,
     pub losses: usize,
-    /// The network's mean score (win 1, draw 1/2), with its 95% interval.
+    /// The mean score (win 1, draw 1/2), with its 95% interval.
     pub score: f64,
     pub low: f64,
     pub high: f64,
 }
 
-impl EqualTimeResult {
-    /// The result of `network`'s games in `records` (the others' are ignored).
-    pub fn of(records: &[zero_arena::MatchRecord], network: &str, opponent: &str, ms: u64) -> EqualTimeResult {
+impl MatchScore {
+    /// `player`'s games against `opponent` in `records` (the others' are ignored).
+    pub fn of(records: &[zero_arena::MatchRecord], player: &str, opponent: &str) -> MatchScore {
         let (mut wins, mut draws, mut losses) = (0, 0, 0);
-        for score in records.iter().filter_map(|r| r.score_of(network)) {
+        let against = |r: &&zero_arena::MatchRecord| r.first == opponent || r.second == opponent;
+        for score in records.iter().filter(against).filter_map(|r| r.score_of(player)) {
             match score {
                 1.0 => wins += 1,
                 0.0 => losses += 1,
@@ -228,9 +235,8 @@ impl EqualTimeResult {
         } else {
             (0.0, 1.0)
         };
-        EqualTimeResult {
+        MatchScore {
             opponent: opponent.to_string(),
-            ms,
             wins,
             draws,
             losses,
@@ -252,6 +258,16 @@ impl EqualTimeResult {
             100.0 * self.high
         )
     }
+}
+
+/// A generation's match against a classic engine at equal thinking time per move, from the network's side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EqualTimeResult {
+    /// Thinking time per move of both sides.
+    pub ms: u64,
+    /// The result; its opponent is the engine's arena spec.
+    #[serde(flatten)]
+    pub result: MatchScore,
 }
 
 /// The share of self-play games one side must win for the results to count as one-sided.
@@ -341,21 +357,22 @@ mod tests {
     }
 
     #[test]
-    fn an_equal_time_result_counts_the_network_from_either_side() {
+    fn a_match_score_counts_the_player_from_either_side_against_that_opponent_only() {
         let records = [
             record("gen3", "ab", Some("first")),
             record("ab", "gen3", Some("first")),
             record("gen3", "ab", None),
             record("ab", "gen3", Some("second")),
             record("other", "ab", Some("first")),
+            record("gen3", "greedy", Some("second")),
         ];
-        let r = EqualTimeResult::of(&records, "gen3", "ab", 100);
+        let r = MatchScore::of(&records, "gen3", "ab");
         assert_eq!((r.wins, r.draws, r.losses), (2, 1, 1));
         assert!((r.score - 0.625).abs() < 1e-9);
         assert!(r.low < r.score && r.score < r.high && r.low >= 0.0 && r.high <= 1.0);
         assert!(r.describe().starts_with("2-1-1, score 6"), "{}", r.describe());
         // One game won is not certainty: the interval stays wide.
-        let one = EqualTimeResult::of(&records[..1], "gen3", "ab", 100);
+        let one = MatchScore::of(&records[..1], "gen3", "ab");
         assert!(one.score == 1.0 && one.high > 0.999, "{one:?}");
         assert!(one.low < 0.25, "{one:?}");
     }

@@ -56,6 +56,11 @@ pub struct SelfPlayConfig {
     /// The number format the network evaluates in: `auto` (bf16 on a CPU with native bf16, else f32), `f32`,
     /// `bf16`.
     pub precision: zero_model::Precision,
+    /// A drawn game's value target, judged by the material left: each position's target is this times the
+    /// game's static judgement of the final position (its `Heuristic`, in [-1, 1]) from that position's side to
+    /// move, in place of a plain 0. 0 keeps the plain draw. Where early self-play draws nearly every game (Tours
+    /// at its ply limits), the plain target is a constant and the value head learns nothing from it.
+    pub draw_score: f32,
 }
 
 impl Default for SelfPlayConfig {
@@ -81,6 +86,7 @@ impl Default for SelfPlayConfig {
             rollout_max_actions: 400,
             eval_cache: 0,
             precision: zero_model::Precision::Auto,
+            draw_score: 0.0,
         }
     }
 }
@@ -115,6 +121,7 @@ impl SelfPlayConfig {
             ("full_search_prob", self.full_search_prob),
             ("resign_check_fraction", self.resign_check_fraction),
             ("resign_max_false_rate", self.resign_max_false_rate),
+            ("draw_score", self.draw_score),
         ] {
             if !(0.0..=1.0).contains(&p) {
                 return fail(key, "must be within [0, 1]");

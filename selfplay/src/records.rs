@@ -137,3 +137,16 @@ impl<G: Encoding> GameRecorder<G> {
         (game, positions)
     }
 }
+
+/// Gives a drawn game's positions the value target `score` (the final position's judgement from `final_to_move`'s
+/// view, `selfplay.draw_score` times the game's heuristic) from each position's side to move, in place of 0.
+pub fn judge_draw(positions: &mut [PositionRecord], final_to_move: Side, score: f32) {
+    let score = score.clamp(-1.0, 1.0);
+    for p in positions {
+        p.result = if p.side_to_move as usize == final_to_move.index() {
+            score
+        } else {
+            -score
+        };
+    }
+}

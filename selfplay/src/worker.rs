@@ -8,7 +8,7 @@
 //! index order, so a run is reproducible for a given seed and worker count.
 
 use crate::config::SelfPlayConfig;
-use crate::records::{GameRecorder, UnmatchedMove};
+use crate::records::{GameRecorder, UnmatchedMove, judge_draw};
 use crate::sink::{GameSink, SinkError};
 use crate::stats::{Progress, SelfPlayStats};
 use rand::{RngExt, SeedableRng};
@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::sync::mpsc;
 use zero_data::{GameRecord, PositionRecord};
-use zero_games::{Action, ActionList, Encoding, EndReason, Outcome, Side};
+use zero_games::{Action, ActionList, Encoding, EndReason, Heuristic, Outcome, Side};
 use zero_search::puct::PuctParams;
 use zero_search::{EvalRequest, Evaluator, GameSearch, LeafStep, NodeId};
 
@@ -83,7 +83,7 @@ struct Leaf<G> {
 }
 
 /// Plays games on one thread with one evaluator.
-pub struct Worker<'a, G: Encoding, E> {
+pub struct Worker<'a, G: Encoding + Heuristic, E> {
     config: &'a SelfPlayConfig,
     rules: G::Rules,
     evaluator: E,
@@ -95,7 +95,7 @@ pub struct Worker<'a, G: Encoding, E> {
     legal: ActionList,
 }
 
-impl<'a, G: Encoding, E: Evaluator<G>> Worker<'a, G, E> {
+impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
     pub fn new(config: &'a SelfPlayConfig, rules: G::Rules, evaluator: E, progress: Option<&'a Progress>) -> Self {
         Worker {
             config,
@@ -324,7 +324,15 @@ impl<'a, G: Encoding, E: Evaluator<G>> Worker<'a, G, E> {
         let plies = slot.search.game().ply();
         let recorder = std::mem::replace(&mut slot.recorder, GameRecorder::new(String::new(), slot.search.game()));
         let checked = slot.resign.would_resign;
-        let (record, positions) = recorder.finish(outcome, plies, checked.is_some());
+        let (record, mut positions) = recorder.finish(outcome, plies, checked.is_some());
+        if outcome.winner.is_none() && self.config.draw_score > 0.0 {
+            let last = slot.search.game();
+            judge_draw(
+                &mut positions,
+                last.to_move(),
+                self.config.draw_score * last.heuristic(),
+            );
+        }
         let mut stats = SelfPlayStats {
             games: 1,
             positions: positions.len() as u64,
@@ -361,7 +369,7 @@ pub fn run_selfplay<G, E, F>(
     progress: &Progress,
 ) -> Result<SelfPlayStats, SelfPlayError>
 where
-    G: Encoding,
+    G: Encoding + Heuristic,
     E: Evaluator<G>,
     F: Fn(usize) -> Result<E, String> + Sync,
 {

@@ -6,7 +6,7 @@ use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
 use zero_games::policy_index;
 use zero_games::tours::Tours;
-use zero_games::{Encoding, EndReason, Game, Side};
+use zero_games::{Encoding, EndReason, Game, Heuristic, Side};
 use zero_search::{RolloutEvaluator, RootSearch, SearchConfig, UniformEvaluator};
 use zero_selfplay::{MemorySink, Progress, SelfPlayConfig, run_selfplay};
 
@@ -85,7 +85,7 @@ fn check_game<G: Encoding>(rules: &G::Rules, game: &GameRecord, positions: &[Pos
     }
 }
 
-fn play<G: Encoding>(options: &[&str], root: RootSearch, workers: usize, games: usize) -> MemorySink {
+fn play<G: Encoding + Heuristic>(options: &[&str], root: RootSearch, workers: usize, games: usize) -> MemorySink {
     let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
     let rules = G::parse_rules(None, &options).unwrap();
     let config = small_config(root, workers);
@@ -126,6 +126,46 @@ fn baghchal_games_replay_to_their_outcome() {
 #[test]
 fn tours_games_replay_to_their_outcome() {
     play::<Tours>(&["max-plies=40", "compound=true"], RootSearch::Gumbel, 1, 3);
+}
+
+#[test]
+fn a_drawn_games_positions_take_the_judged_score_of_its_final_position() {
+    let rules = Tours::parse_rules(None, &["max-plies=16".to_string()]).unwrap();
+    let config = SelfPlayConfig {
+        draw_score: 0.5,
+        resign_threshold: -1.0,
+        ..small_config(RootSearch::Gumbel, 1)
+    };
+    let mut sink = MemorySink::default();
+    run_selfplay::<Tours, _, _>(
+        &config,
+        &rules,
+        4,
+        |w| Ok(RolloutEvaluator::new(w as u64, 100)),
+        &mut sink,
+        &Progress::default(),
+    )
+    .unwrap();
+    let mut judged = 0;
+    for (game, positions) in &sink.games {
+        assert_eq!(game.winner, None, "16 plies of Tours end by the ply limit");
+        let mut last = Tours::start(&rules);
+        for text in &game.moves {
+            let mv = last.parse_move(text).unwrap();
+            last.play(&mv);
+        }
+        let score = 0.5 * last.heuristic();
+        judged += (score != 0.0) as usize;
+        for p in positions {
+            let mine = if p.side_to_move as usize == last.to_move().index() {
+                score
+            } else {
+                -score
+            };
+            assert_eq!(p.result, mine, "{} step {}", game.game_id, p.step);
+        }
+    }
+    assert!(judged > 0, "some final position is judged other than level");
 }
 
 #[test]

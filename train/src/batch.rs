@@ -17,23 +17,20 @@ pub struct HostBatch {
     pub policy: Vec<f32>,
     /// `[N]` 1 for rows with a policy target.
     pub has_policy: Vec<f32>,
-    /// `[N]` class of the result for the side to move: 0 win, 1 draw, 2 loss.
-    pub wdl_class: Vec<i64>,
+    /// `[N, 3]` win/draw/loss target for the side to move (one-hot for a plain result).
+    pub wdl_target: Vec<f32>,
     /// `[N]` plies from the position to the end of the game.
     pub plies_to_end: Vec<f32>,
     /// The symmetry applied to each row.
     pub symmetries: Vec<u8>,
 }
 
-/// The win/draw/loss class of a stored result (1, 0, -1 for the side to move).
-pub fn wdl_class(result: f32) -> i64 {
-    if result > 0.5 {
-        0
-    } else if result < -0.5 {
-        2
-    } else {
-        1
-    }
+/// The win/draw/loss target of a stored result for the side to move: 1, 0 and -1 are a win, a draw and a loss;
+/// a value between (a draw judged by the material left, `selfplay.draw_score`) puts `|r|` on the win or the
+/// loss and the rest on the draw, so its expected value is `r`.
+pub fn wdl_target(result: f32) -> [f32; 3] {
+    let r = result.clamp(-1.0, 1.0);
+    [r.max(0.0), 1.0 - r.abs(), (-r).max(0.0)]
 }
 
 impl HostBatch {
@@ -47,7 +44,7 @@ impl HostBatch {
             legal: vec![0; n * action_space],
             policy: vec![0.0; n * action_space],
             has_policy: Vec::with_capacity(n),
-            wdl_class: Vec::with_capacity(n),
+            wdl_target: Vec::with_capacity(3 * n),
             plies_to_end: Vec::with_capacity(n),
             symmetries: Vec::with_capacity(n),
         };
@@ -71,7 +68,7 @@ impl HostBatch {
             }
             let has_policy = sample.has_policy && !sample.policy_actions.is_empty();
             batch.has_policy.push(if has_policy { 1.0 } else { 0.0 });
-            batch.wdl_class.push(wdl_class(sample.result));
+            batch.wdl_target.extend(wdl_target(sample.result));
             batch.plies_to_end.push(sample.plies_to_end as f32);
             batch.symmetries.push(sym as u8);
         }
@@ -92,7 +89,7 @@ impl HostBatch {
                 .to_device(device),
             policy: Tensor::from_slice(&self.policy).view([n, actions]).to_device(device),
             has_policy: Tensor::from_slice(&self.has_policy).to_device(device),
-            wdl_class: Tensor::from_slice(&self.wdl_class).to_device(device),
+            wdl_target: Tensor::from_slice(&self.wdl_target).view([n, 3]).to_device(device),
             plies_to_end: Tensor::from_slice(&self.plies_to_end).to_device(device),
         }
     }
@@ -105,6 +102,7 @@ pub struct BatchTensors {
     pub legal: Tensor,
     pub policy: Tensor,
     pub has_policy: Tensor,
-    pub wdl_class: Tensor,
+    /// `[N, 3]` win/draw/loss probabilities.
+    pub wdl_target: Tensor,
     pub plies_to_end: Tensor,
 }

@@ -39,19 +39,19 @@ impl LossWeights {
     }
 }
 
-/// The win/draw/loss cross-entropy. With a horizon `h > 0` the target of a decided game, `k` plies from its
-/// end, is `exp(-k / h)` on its result and the rest on a draw: the value then tells a quick loss from a slow one
-/// (in a game one side nearly always wins, the plain target is the same everywhere and a search cannot choose).
+/// The win/draw/loss cross-entropy against the batch's targets. With a horizon `h > 0` the target of a
+/// decided game, `k` plies from its end, is `exp(-k / h)` on its result and the rest on a draw: the value then
+/// tells a quick loss from a slow one (in a game one side nearly always wins, the plain target is the same
+/// everywhere and a search cannot choose).
 fn value_loss(logits: &Tensor, batch: &BatchTensors, horizon: f64) -> Tensor {
-    if horizon <= 0.0 {
-        return logits.cross_entropy_for_logits(&batch.wdl_class);
+    let mut target = batch.wdl_target.shallow_clone();
+    if horizon > 0.0 {
+        let draw = Tensor::from_slice(&[0.0f32, 1.0, 0.0])
+            .to_device(logits.device())
+            .view([1, 3]);
+        let certainty = (&batch.plies_to_end / -horizon).exp().unsqueeze(1);
+        target = &target * &certainty + draw * (1.0 - &certainty);
     }
-    let result = batch.wdl_class.one_hot(3).to_kind(Kind::Float);
-    let draw = Tensor::from_slice(&[0.0f32, 1.0, 0.0])
-        .to_device(logits.device())
-        .view([1, 3]);
-    let certainty = (&batch.plies_to_end / -horizon).exp().unsqueeze(1);
-    let target: Tensor = &result * &certainty + draw * (1.0 - &certainty);
     let log_probs = logits.log_softmax(1, Kind::Float);
     -(target * log_probs)
         .sum_dim_intlist(&[1i64][..], false, Kind::Float)
@@ -100,7 +100,7 @@ mod tests {
             legal: empty.to_kind(Kind::Bool),
             policy: empty,
             has_policy: Tensor::zeros([2], (Kind::Float, Device::Cpu)),
-            wdl_class: Tensor::from_slice(&[0i64, 2]),
+            wdl_target: Tensor::from_slice(&[1.0f32, 0.0, 0.0, 0.0, 0.0, 1.0]).view([2, 3]),
             plies_to_end: Tensor::from_slice(&[0.0f32, 40.0]),
         }
     }
@@ -128,10 +128,23 @@ mod tests {
         let end_only = |h| {
             let logits = Tensor::from_slice(&[9.0f32, 0.0, 0.0]).view([1, 3]);
             let mut b = batch();
-            b.wdl_class = Tensor::from_slice(&[0i64]);
+            b.wdl_target = Tensor::from_slice(&[1.0f32, 0.0, 0.0]).view([1, 3]);
             b.plies_to_end = Tensor::from_slice(&[0.0f32]);
             value_loss(&logits, &b, h).double_value(&[])
         };
         assert!((end_only(10.0) - end_only(0.0)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_judged_draw_aims_the_value_at_its_score() {
+        // A draw judged +0.5 for the side to move: half a win, half a draw; its best logits beat a plain draw's.
+        let mut b = batch();
+        b.wdl_target = Tensor::from_slice(&crate::batch::wdl_target(0.5)).view([1, 3]);
+        b.plies_to_end = Tensor::from_slice(&[30.0f32]);
+        let loss = |logits: [f32; 3]| value_loss(&Tensor::from_slice(&logits).view([1, 3]), &b, 0.0).double_value(&[]);
+        assert!(loss([5.0, 5.0, 0.0]) < loss([0.0, 5.0, 0.0]));
+        assert!(loss([5.0, 5.0, 0.0]) < loss([5.0, 0.0, 0.0]));
+        assert_eq!(crate::batch::wdl_target(-1.0), [0.0, 0.0, 1.0]);
+        assert_eq!(crate::batch::wdl_target(0.0), [0.0, 1.0, 0.0]);
     }
 }

@@ -66,8 +66,14 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
             format!("{:.0} [{:.0}, {:.0}]", r.elo, r.low, r.high)
         });
         let equal_time = g.equal_time.as_ref().map_or("-".to_string(), |e| {
-            format!("{} vs {} ({} ms)", e.describe(), e.opponent, e.ms)
+            format!("{} vs {} ({} ms)", e.result.describe(), e.result.opponent, e.ms)
         });
+        let scores = g
+            .scores
+            .iter()
+            .map(|m| format!("{}: {}", m.opponent, m.describe()))
+            .collect::<Vec<_>>()
+            .join("; ");
         let gate = g.gate.as_ref().map_or(String::new(), |gate| {
             format!(
                 "{} {} ({} games)",
@@ -77,7 +83,7 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
             )
         });
         rows.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}%</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}%</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
             g.generation,
             g.games,
             g.positions,
@@ -86,6 +92,7 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
             100.0 * g.draw_rate,
             escape(&equal_time),
             escape(&elo),
+            escape(&scores),
             escape(&gate)
         ));
     }
@@ -105,7 +112,7 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
         .map(|n| format!("<img src=\"{0}\" alt=\"{0}\">\n", n.to_string_lossy()))
         .collect();
     format!(
-        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>zero run {t}</title>\n<style>body{{font-family:sans-serif;margin:2em}}img{{max-width:48%;margin:0.5%}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}}pre{{background:#f4f4f4;padding:1em}}.warn{{color:#b00}}</style></head>\n<body><h1>zero run {t}</h1>\n{warnings}<h2>Generations</h2>\n<table><tr><th>generation</th><th>games</th><th>positions</th><th>positions/s</th><th>mean length</th><th>draws</th><th>at equal time [95%]</th><th>Elo [95%]</th><th>gate</th></tr>\n{rows}</table>\n<h2>Plots</h2>\n{images}<h2>Config</h2>\n<pre>{config}</pre>\n</body></html>\n",
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>zero run {t}</title>\n<style>body{{font-family:sans-serif;margin:2em}}img{{max-width:48%;margin:0.5%}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}}pre{{background:#f4f4f4;padding:1em}}.warn{{color:#b00}}</style></head>\n<body><h1>zero run {t}</h1>\n{warnings}<h2>Generations</h2>\n<table><tr><th>generation</th><th>games</th><th>positions</th><th>positions/s</th><th>mean length</th><th>draws</th><th>at equal time [95%]</th><th>Elo [95%]</th><th>scores [95%]</th><th>gate</th></tr>\n{rows}</table>\n<h2>Plots</h2>\n{images}<h2>Config</h2>\n<pre>{config}</pre>\n</body></html>\n",
         t = escape(&title),
         config = escape(config)
     )

@@ -214,15 +214,19 @@ fn equal_time_series(generations: &[GenerationSummary], x: impl Fn(&GenerationSu
     let points: Vec<Point> = generations
         .iter()
         .filter_map(|g| {
-            g.equal_time
-                .as_ref()
-                .map(|e| (x(g), 100.0 * e.score, Some((100.0 * e.low, 100.0 * e.high))))
+            g.equal_time.as_ref().map(|e| {
+                (
+                    x(g),
+                    100.0 * e.result.score,
+                    Some((100.0 * e.result.low, 100.0 * e.result.high)),
+                )
+            })
         })
         .collect();
     let name = generations
         .iter()
         .rev()
-        .find_map(|g| g.equal_time.as_ref().map(|e| format!("score vs {}", e.opponent)))
+        .find_map(|g| g.equal_time.as_ref().map(|e| format!("score vs {}", e.result.opponent)))
         .unwrap_or_default();
     vec![Series { name, points }]
 }
