@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
-use zero_games::{Encoding, Heuristic, with_game};
+use zero_games::{Registered, with_game};
 use zero_run::RunConfig;
 use zero_run::follow::{FollowOptions, follow};
 use zero_run::play::{PlayJob, play_games};
@@ -36,7 +36,7 @@ pub struct SelfPlayArgs {
 }
 
 /// Plays `--games` games with `--model` into `--out`.
-fn play<G: Encoding + Heuristic>(args: &SelfPlayArgs, config: &RunConfig) -> Result<()> {
+fn play<G: Registered>(args: &SelfPlayArgs, config: &RunConfig) -> Result<()> {
     let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
     let mut sp = config.selfplay.clone();
     if let Some(w) = args.workers {

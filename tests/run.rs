@@ -8,15 +8,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const SETTINGS: &[&str] = &[
-    "--set",
     "run.generations=2",
-    "--set",
     "run.games_per_generation=60",
-    "--set",
     "run.eval_games=4",
-    "--set",
     "run.eval_openings=4",
-    "--set",
     "selfplay.games_in_flight=4",
 ];
 
@@ -27,17 +22,22 @@ fn zero() -> Command {
 }
 
 fn start(dir: &Path) -> Child {
-    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/baghchal-quick.toml");
-    zero()
-        .arg("run")
-        .arg(config)
-        .arg("--run-dir")
-        .arg(dir)
-        .args(SETTINGS)
+    quick_baghchal_run(dir, SETTINGS)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("zero runs")
+}
+
+/// `zero run` of the quick Bagh Chal config in `dir` with `settings` (`key=value` each).
+fn quick_baghchal_run(dir: &Path, settings: &[&str]) -> Command {
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/baghchal-quick.toml");
+    let mut run = zero();
+    run.arg("run").arg(config).arg("--run-dir").arg(dir);
+    for s in settings {
+        run.args(["--set", s]);
+    }
+    run
 }
 
 /// The finished self-play games on disk as (generation, game id), read from complete shards (a games file whose
@@ -244,7 +244,6 @@ fn a_killed_run_resumes_without_losing_games_and_a_second_process_is_refused() {
 fn a_run_evaluating_beside_self_play_records_each_generation_once_through_a_kill() {
     let dir = std::env::temp_dir().join(format!("zero-run-beside-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/baghchal-quick.toml");
     let settings = [
         "run.generations=3",
         "run.games_per_generation=40",
@@ -254,12 +253,11 @@ fn a_run_evaluating_beside_self_play_records_each_generation_once_through_a_kill
         "run.eval_beside_selfplay=true",
         "selfplay.games_in_flight=4",
     ];
-    let mut run = zero();
-    run.arg("run").arg(&config).arg("--run-dir").arg(&dir);
-    for s in settings {
-        run.args(["--set", s]);
-    }
-    let mut first = run.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let mut first = quick_baghchal_run(&dir, &settings)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
     // Killed while generation 1's network waits in the state for the evaluation beside generation 1's self-play.
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
@@ -276,7 +274,7 @@ fn a_run_evaluating_beside_self_play_records_each_generation_once_through_a_kill
     first.kill().unwrap();
     first.wait().unwrap();
     assert!(
-        read_summaries_or_none(&dir).is_empty(),
+        !dir.join("generations.jsonl").exists(),
         "generation 1's summary waits for its evaluation"
     );
     let resumed = zero().arg("run").arg("--run-dir").arg(&dir).output().unwrap();
@@ -321,20 +319,10 @@ fn a_run_evaluating_beside_self_play_records_each_generation_once_through_a_kill
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The run's summary lines, none while the file does not exist yet.
-fn read_summaries_or_none(dir: &Path) -> Vec<serde_json::Value> {
-    if dir.join("generations.jsonl").exists() {
-        read_summaries(dir)
-    } else {
-        Vec::new()
-    }
-}
-
 #[test]
 fn a_gated_run_keeps_its_self_play_network_until_one_is_promoted_and_a_follower_joins_it() {
     let dir = std::env::temp_dir().join(format!("zero-run-gate-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/baghchal-quick.toml");
     let gated = [
         "run.generations=3",
         "run.games_per_generation=40",
@@ -345,12 +333,11 @@ fn a_gated_run_keeps_its_self_play_network_until_one_is_promoted_and_a_follower_
         "run.gate_batch_games=4",
         "run.gate_max_games=8",
     ];
-    let mut run = zero();
-    run.arg("run").arg(&config).arg("--run-dir").arg(&dir);
-    for s in gated {
-        run.args(["--set", s]);
-    }
-    let mut run = run.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let mut run = quick_baghchal_run(&dir, &gated)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
 
     // A follower joins once the run has started, plays batches of 2 games with the run's self-play network, and
     // stops by itself when the run has done its generations.

@@ -90,6 +90,8 @@ impl<G: Registered> Entrant<G> {
                     device: DeviceChoice::Cpu,
                     root,
                     precision: zero_model::Precision::Auto,
+                    batch: zero_search::config::PLAY_LEAF_BATCH,
+                    reuse: true,
                 },
                 label: Some(name.clone()),
             },
@@ -156,6 +158,8 @@ impl<G: Registered> Entrant<G> {
                 simulations,
                 millis,
                 root,
+                batch,
+                reuse,
                 ..
             } => {
                 let budget = match millis {
@@ -165,7 +169,11 @@ impl<G: Registered> Entrant<G> {
                 Box::new(SearchPlayer::new(
                     name,
                     evaluator.expect("prepared with its evaluator"),
-                    SearchConfig::for_play(*root, (*simulations).max(1)),
+                    SearchConfig {
+                        leaf_batch: *batch,
+                        tree_reuse: *reuse,
+                        ..SearchConfig::for_play(*root, (*simulations).max(1))
+                    },
                     budget,
                     rng,
                 ))

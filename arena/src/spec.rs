@@ -1,12 +1,13 @@
 //! Player specifications as written on the command line: `random`, `greedy`, `alphabeta:depth=4`,
 //! `alphabeta:nodes=100000`, `alphabeta:ms=200`, `mcts:sims=200`,
-//! `ckpt:PATH,sims=64|ms=100[,root=puct|gumbel][,device=D][,precision=auto|f32|bf16]`, each with an optional
+//! `ckpt:PATH,sims=64|ms=100[,root=puct|gumbel][,device=D][,precision=auto|f32|bf16][,batch=N][,reuse=on|off]`, each with an optional
 //! `name=LABEL`. Parsing knows no game; [`crate::Entrant`] turns a spec into players of one game.
 
 use crate::baselines::SearchLimit;
 use std::fmt;
 use std::path::PathBuf;
 use zero_search::RootSearch;
+use zero_search::config::{MAX_LEAF_BATCH, PLAY_LEAF_BATCH};
 
 /// Why a player spec was refused; each names the part that is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -63,6 +64,12 @@ pub enum PlayerKind {
         root: RootSearch,
         /// The number format the network evaluates in (`precision=auto|f32|bf16`, default auto).
         precision: zero_model::Precision,
+        /// Leaves its timed search evaluates per network call (`batch=N`, default
+        /// [`zero_search::config::PLAY_LEAF_BATCH`]).
+        batch: u32,
+        /// Whether its search keeps the tree between the actions of a move and across the opponent's reply
+        /// (`reuse=on|off`, default on).
+        reuse: bool,
     },
 }
 
@@ -92,6 +99,8 @@ impl PlayerSpec {
                 device,
                 root: DEFAULT_CKPT_ROOT,
                 precision: zero_model::Precision::Auto,
+                batch: PLAY_LEAF_BATCH,
+                reuse: true,
             },
             label: None,
         }
@@ -238,6 +247,8 @@ impl<'a> SpecParts<'a> {
         let mut device = zero_model::DeviceChoice::Cpu;
         let mut root = DEFAULT_CKPT_ROOT;
         let mut precision = zero_model::Precision::Auto;
+        let mut batch = PLAY_LEAF_BATCH;
+        let mut reuse = true;
         for &(key, value) in &self.pairs {
             match key {
                 "path" => path = Some(PathBuf::from(value)),
@@ -249,8 +260,19 @@ impl<'a> SpecParts<'a> {
                 "device" => device = value.parse().map_err(|e| self.bad_value(key, value, e))?,
                 "root" => root = value.parse().map_err(|e| self.bad_value(key, value, e))?,
                 "precision" => precision = value.parse().map_err(|e| self.bad_value(key, value, e))?,
+                "batch" => match self.small(key, value)? {
+                    n @ 1..=MAX_LEAF_BATCH => batch = n,
+                    _ => return Err(self.bad_number(key, value, "a leaf batch from 1 to 256")),
+                },
+                "reuse" => {
+                    reuse = match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(self.bad_value(key, value, "expected on or off")),
+                    }
+                }
                 _ => {
-                    let known = "PATH (first), path, sims, ms, root, device, precision, name";
+                    let known = "PATH (first), path, sims, ms, root, device, precision, batch, reuse, name";
                     return Err(self.unknown("ckpt", key, known));
                 }
             }
@@ -268,6 +290,8 @@ impl<'a> SpecParts<'a> {
             device,
             root,
             precision,
+            batch,
+            reuse,
         })
     }
 }
@@ -340,6 +364,8 @@ impl PlayerSpec {
                 simulations,
                 millis,
                 root,
+                batch,
+                reuse,
                 ..
             } => {
                 let file = path
@@ -349,14 +375,23 @@ impl PlayerSpec {
                     Some(ms) => format!("ms={ms}"),
                     None => format!("sims={simulations}"),
                 };
-                // The root is written only where it differs from the default and a search runs at all.
-                match root {
-                    _ if (*simulations == 0 && millis.is_none()) || *root == DEFAULT_CKPT_ROOT => {
-                        format!("ckpt:{file},{budget}")
-                    }
-                    RootSearch::Puct => format!("ckpt:{file},{budget},root=puct"),
-                    RootSearch::Gumbel => format!("ckpt:{file},{budget},root=gumbel"),
+                // The root and the batch are written only where they differ from the defaults and a search
+                // runs at all.
+                let searches = *simulations > 0 || millis.is_some();
+                let mut spec = format!("ckpt:{file},{budget}");
+                if searches && *root != DEFAULT_CKPT_ROOT {
+                    spec.push_str(match root {
+                        RootSearch::Puct => ",root=puct",
+                        RootSearch::Gumbel => ",root=gumbel",
+                    });
                 }
+                if searches && *batch != PLAY_LEAF_BATCH {
+                    spec.push_str(&format!(",batch={batch}"));
+                }
+                if searches && !reuse {
+                    spec.push_str(",reuse=off");
+                }
+                spec
             }
         }
     }

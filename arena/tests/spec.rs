@@ -109,3 +109,33 @@ fn checkpoint_precision() {
     );
     assert!(err.to_string().contains("auto, f32 or bf16"), "{err}");
 }
+
+#[test]
+fn checkpoint_leaf_batch_and_tree_reuse() {
+    use zero_search::config::PLAY_LEAF_BATCH;
+    let parts = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
+        PlayerKind::Checkpoint { batch, reuse, .. } => (batch, reuse),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(parts("ckpt:x.safetensors,ms=100"), (PLAY_LEAF_BATCH, true));
+    assert_eq!(parts("ckpt:x.safetensors,ms=100,batch=8,reuse=off"), (8, false));
+    assert_eq!(parts("ckpt:x.safetensors,ms=100,reuse=on"), (PLAY_LEAF_BATCH, true));
+    let canonical = |s: &str| PlayerSpec::parse(s).unwrap().canonical();
+    assert_eq!(
+        canonical("ckpt:x.safetensors,ms=100,batch=1,reuse=off"),
+        "ckpt:x.safetensors,ms=100,batch=1,reuse=off"
+    );
+    let default_batch = format!("ckpt:x.safetensors,ms=100,batch={PLAY_LEAF_BATCH}");
+    assert_eq!(canonical(&default_batch), "ckpt:x.safetensors,ms=100");
+    // The raw policy searches nothing: the settings of a search are not written.
+    assert_eq!(
+        canonical("ckpt:x.safetensors,sims=0,batch=4"),
+        "ckpt:x.safetensors,sims=0"
+    );
+    let err = |s: &str| PlayerSpec::parse(s).unwrap_err();
+    assert!(matches!(err("ckpt:x.safetensors,batch=0"), SpecError::BadNumber { key, .. } if key == "batch"));
+    assert!(matches!(err("ckpt:x.safetensors,batch=257"), SpecError::BadNumber { key, .. } if key == "batch"));
+    assert!(matches!(err("ckpt:x.safetensors,batch=many"), SpecError::BadNumber { key, .. } if key == "batch"));
+    let text = err("ckpt:x.safetensors,reuse=maybe").to_string();
+    assert!(text.contains("reuse") && text.contains("on or off"), "{text}");
+}

@@ -9,7 +9,7 @@ use crate::play::{PlayJob, play_games};
 use crate::summary::{read_generations, resignation_earned};
 use anyhow::Result;
 use std::path::Path;
-use zero_games::{Encoding, Heuristic};
+use zero_games::Registered;
 
 /// How a follower plays: its workers and seed (default: the run's), and games per batch between looks at the
 /// run's newest network.
@@ -21,7 +21,7 @@ pub struct FollowOptions {
 }
 
 /// Plays batches of games for the run in `run_dir` until it has done all its generations.
-pub fn follow<G: Encoding + Heuristic>(config: &RunConfig, run_dir: &Path, options: FollowOptions) -> Result<()> {
+pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: FollowOptions) -> Result<()> {
     let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
     let mut sp = config.selfplay.clone();
     if let Some(w) = options.workers {

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use zero_data::ShardHeader;
-use zero_games::{Encoding, Heuristic};
+use zero_games::{Encoding, Registered};
 use zero_model::{Checkpoint, NetworkEvaluator};
 use zero_search::{EvalRequest, Evaluation, Evaluator, RolloutEvaluator};
 use zero_selfplay::{Progress, SelfPlayConfig, SelfPlayStats, ShardSink, run_selfplay, worker_seed};
@@ -80,7 +80,7 @@ pub struct PlayJob<'a> {
 
 /// Plays a job with a progress bar (games, positions/s, evaluations/s, mean batch, ETA); returns the stats and
 /// the seconds it took.
-pub fn play_games<G: Encoding + Heuristic>(rules: &G::Rules, job: PlayJob<'_>) -> Result<(SelfPlayStats, f64)> {
+pub fn play_games<G: Registered>(rules: &G::Rules, job: PlayJob<'_>) -> Result<(SelfPlayStats, f64)> {
     let header = shard_header::<G>(rules, job.run, job.model)?;
     std::fs::create_dir_all(job.out).with_context(|| format!("creating {}", job.out.display()))?;
     let mut sink = ShardSink::new(

@@ -244,19 +244,14 @@ impl<G: Registered> Generation<'_, G> {
             let watch = Stopwatch::start();
             let training = self.train(g, data.positions)?;
             phases.train = Some(watch.stop());
-            let mut summary = summarize(g + 1, 0.0, &data, selfplay, training);
-            summary.phases = phases;
-            summary.warnings = collapse_warnings(&earlier, &summary);
+            let summary = summarize(g + 1, &data, selfplay, training, phases, &earlier);
             state.pending = Some(summary);
             save(state, Phase::Evaluate)?;
         }
         // A run from before the state kept the summary, resumed here, lost what its self-play and training measured.
         let mut summary = state.pending.take().unwrap_or_else(|| {
-            let summary = summarize(g + 1, 0.0, &data, SelfPlayRun::default(), TrainingRun::default());
-            GenerationSummary {
-                warnings: collapse_warnings(&earlier, &summary),
-                ..summary
-            }
+            let (selfplay, training) = (SelfPlayRun::default(), TrainingRun::default());
+            summarize(g + 1, &data, selfplay, training, PhaseTimes::default(), &earlier)
         });
         let watch = Stopwatch::start();
         let beside = self.evaluation_beside_selfplay(g + 1);
@@ -498,20 +493,22 @@ impl Drop for TorchThreads {
     }
 }
 
-/// A generation's summary without its ratings and gate. Game statistics come from the shards, so they cover
-/// every game of the generation (followers' too, and those of an earlier session); throughput and false
-/// resignations only from self-play in this session.
+/// A generation's summary before its evaluation (no ratings, gate or elapsed time yet), with the collapse
+/// warnings against the `earlier` generations. Game statistics come from the shards, so they cover every game of
+/// the generation (followers' too, and those of an earlier session); throughput and false resignations only from
+/// self-play in this session.
 fn summarize(
     generation: u32,
-    elapsed_seconds: f64,
     data: &GenerationGames,
     selfplay: SelfPlayRun,
     training: TrainingRun,
+    phases: PhaseTimes,
+    earlier: &[GenerationSummary],
 ) -> GenerationSummary {
     let stats = selfplay.stats.as_ref();
-    GenerationSummary {
+    let mut summary = GenerationSummary {
         generation,
-        elapsed_seconds,
+        elapsed_seconds: 0.0,
         games: data.games,
         positions: data.positions,
         positions_per_second: stats
@@ -529,14 +526,16 @@ fn summarize(
             .filter(|s| s.resign_checks > 0)
             .map(|s| s.false_resigns as f64 / s.resign_checks as f64),
         train_steps: training.steps,
-        phases: PhaseTimes::default(),
+        phases,
         losses: training.losses,
         ratings: Vec::new(),
         scores: Vec::new(),
         network: network_name(generation),
         equal_time: None,
         gate: None,
-    }
+    };
+    summary.warnings = collapse_warnings(earlier, &summary);
+    summary
 }
 
 fn print_summary(s: &GenerationSummary) {

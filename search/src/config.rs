@@ -27,6 +27,14 @@ impl std::str::FromStr for RootSearch {
     }
 }
 
+/// The leaf batch of a timed player's search ([`SearchConfig::for_play`]): 32 beat 16 and 8 at equal time
+/// (`docs/experiments.md`).
+pub const PLAY_LEAF_BATCH: u32 = 32;
+
+/// The largest leaf batch a config may ask for: past a few dozen leaves one search's virtual losses spread it
+/// thin, and the batch's memory is held per search.
+pub const MAX_LEAF_BATCH: u32 = 256;
+
 /// Search settings. Every field has a default, so a config names only what it changes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -57,6 +65,14 @@ pub struct SearchConfig {
     pub gumbel_c_scale: f32,
     /// Virtual loss added per pending leaf on the way down (in units of a lost simulation).
     pub virtual_loss: f32,
+    /// Leaves one lone timed search gathers (kept apart by virtual loss) for each evaluator call: the
+    /// [`Engine`]'s batch under a time budget, as the arena's `ms=` network players search. A network on a CPU
+    /// evaluates 16 positions in about 1.4-2.5x the time of one, so a timed search runs several times the
+    /// simulations (`docs/experiments.md`). A budget of simulations searches leaf by leaf, and self-play
+    /// batches across its games instead (`selfplay.leaves_per_game`): both ignore this.
+    ///
+    /// [`Engine`]: crate::Engine
+    pub leaf_batch: u32,
 }
 
 impl Default for SearchConfig {
@@ -74,6 +90,7 @@ impl Default for SearchConfig {
             gumbel_c_visit: 50.0,
             gumbel_c_scale: 1.0,
             virtual_loss: 1.0,
+            leaf_batch: 1,
         }
     }
 }
@@ -87,13 +104,14 @@ pub struct SearchConfigError {
 }
 
 impl SearchConfig {
-    /// The settings of a player that is judged rather than trained: the defaults, with `root`, `simulations`
-    /// and no root noise (the arena's network players, the bot).
+    /// The settings of a player that is judged rather than trained: the defaults, with `root`, `simulations`,
+    /// no root noise and leaves evaluated [`PLAY_LEAF_BATCH`] at a time (the arena's network players, the bot).
     pub fn for_play(root: RootSearch, simulations: u32) -> Self {
         SearchConfig {
             root,
             simulations,
             dirichlet_fraction: 0.0,
+            leaf_batch: PLAY_LEAF_BATCH,
             ..SearchConfig::default()
         }
     }
@@ -120,6 +138,9 @@ impl SearchConfig {
         }
         if self.gumbel_actions < 1 {
             return fail("gumbel_actions", "must be at least 1");
+        }
+        if !(1..=MAX_LEAF_BATCH).contains(&self.leaf_batch) {
+            return fail("leaf_batch", &format!("must be within [1, {MAX_LEAF_BATCH}]"));
         }
         Ok(())
     }

@@ -5,7 +5,13 @@
 //!
 //! A move of several actions (a Bashni capture sequence) is chosen action by action, with a search at each
 //! step, until the actions pin down one complete legal move, as the network was trained; the chosen child's
-//! subtree is kept for the next step of the same move when the config reuses trees.
+//! subtree is kept for the next step of the same move when the config reuses trees, and for the next move too:
+//! the engine keeps its tree after its move and starts the next search from the subtree of the reply it is
+//! then asked about.
+//!
+//! A timed search gathers `leaf_batch` leaves (kept apart by virtual loss) for each evaluator call, because a
+//! network evaluates a batch in little more than the time of one position; a budget of simulations searches leaf
+//! by leaf, so that it is the same search on any machine.
 
 use crate::config::SearchConfig;
 use crate::evaluator::Evaluator;
@@ -19,15 +25,17 @@ use zero_games::{Action, ActionList, Game};
 /// How long to think about one move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Budget {
-    /// This many simulations at every action of the move.
+    /// This many simulations at every action of the move, one leaf per evaluator call whatever the config's
+    /// `leaf_batch`: the same search however fast the machine.
     Simulations(u32),
-    /// This long for the whole move: searches in small chunks until the time is spent. A move of several
-    /// actions spends it at its first question, whose tree (kept) covers the later ones; every question
-    /// searches at least one chunk.
+    /// This long for the whole move: searches in small chunks until the time is spent, evaluating the config's
+    /// `leaf_batch` leaves per network call. A move of several actions spends it at its first question, whose
+    /// tree (kept) covers the later ones; every question searches at least one chunk.
     MoveTime(Duration),
 }
 
-/// Simulations per chunk of a timed search: small enough to stop close to the deadline.
+/// Simulations per chunk of a timed search (at least one leaf batch): small enough to stop close to the
+/// deadline.
 const TIMED_CHUNK: u32 = 16;
 
 /// What the engine decided.
@@ -41,6 +49,8 @@ pub struct Thought<G: Game> {
     pub line: Vec<Action>,
     /// Simulations run over all the steps of the move.
     pub simulations: u32,
+    /// Visits the first question's root already had from the last move's tree (0 for a fresh tree).
+    pub reused: u32,
 }
 
 /// A search config, an evaluator and a seeded generator (Gumbel's sampling), thinking one move at a time.
@@ -48,7 +58,9 @@ pub struct Engine<G: Game, E> {
     evaluator: E,
     config: SearchConfig,
     rng: ChaCha8Rng,
-    _game: std::marker::PhantomData<fn(&G)>,
+    /// The last move's tree, moved on past that move (with `config.tree_reuse`): the next question, after the
+    /// opponent's reply, starts from the reply's subtree, as lc0 and KataGo keep theirs between moves.
+    kept: Option<GameSearch<G>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Engine<G, E> {
@@ -58,7 +70,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             evaluator,
             config,
             rng,
-            _game: std::marker::PhantomData,
+            kept: None,
         }
     }
 
@@ -71,20 +83,35 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         &mut self.evaluator
     }
 
-    /// Chooses a move in `game`, which must not be over. A forced move is played without a search.
+    /// Chooses a move in `game`, which must not be over. A forced move is played without a search. With
+    /// `config.tree_reuse`, the search starts from what the last move's search saw of `game`, when `game` is
+    /// that move's position after one reply (or no move at all).
     pub fn think(&mut self, game: &G, budget: Budget) -> Thought<G> {
         let started = Instant::now();
-        let mut search = GameSearch::new(game.clone(), self.config.root);
+        let mut search = self.search_for(game);
+        let reused = search.tree().root().visits;
         let mut simulations = 0;
         let mut first: Option<(f32, Vec<Action>)> = None;
+        let mut asked = 0;
         let mv = choose_by_actions(game, |state, _| {
             debug_assert_eq!(search.game().hash(), state.hash());
             simulations += self.run(&mut search, budget, started);
             let result = search.finish(0.0, &mut self.rng);
             first.get_or_insert_with(|| (result.root_value, principal_line(search.tree(), result.action)));
             search.advance(result.action, self.config.tree_reuse);
+            asked += 1;
             result.action
         });
+        if self.config.tree_reuse {
+            // The actions no question was asked about (a forced move, a capture's pinned-down rest) move the
+            // tree on too, so that it stands after the whole move.
+            let mut actions = ActionList::new();
+            game.move_actions(&mv, &mut actions);
+            for &action in &actions.as_slice()[asked..] {
+                search.advance(action, true);
+            }
+            self.kept = Some(search);
+        }
         let (value, line) = match first {
             Some((value, line)) => (Some(value), line),
             None => (None, Vec::new()),
@@ -94,7 +121,22 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             value,
             line,
             simulations,
+            reused,
         }
+    }
+
+    /// The kept tree moved on to `game` when `game` follows from its position by one move or none; else a
+    /// fresh search.
+    fn search_for(&mut self, game: &G) -> GameSearch<G> {
+        if let Some(mut search) = self.kept.take()
+            && let Some(reply) = actions_between(search.game(), game)
+        {
+            for action in reply {
+                search.advance(action, true);
+            }
+            return search;
+        }
+        GameSearch::new(game.clone(), self.config.root)
     }
 
     /// One search of `game` within `budget`, for its judgement alone: the root value, the expected line of
@@ -117,13 +159,19 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         } = self;
         match budget {
             Budget::Simulations(n) => {
-                search_blocking(search, evaluator, config, n.max(1), false, rng);
+                // A budget of simulations asks for a search's quality, not its speed: leaf by leaf, as trained.
+                let sequential = SearchConfig {
+                    leaf_batch: 1,
+                    ..config.clone()
+                };
+                search_blocking(search, evaluator, &sequential, n.max(1), false, rng);
                 search.completed()
             }
             Budget::MoveTime(limit) => {
+                let chunk = TIMED_CHUNK.max(config.leaf_batch);
                 let mut total = 0;
                 loop {
-                    search_blocking(search, evaluator, config, TIMED_CHUNK, false, rng);
+                    search_blocking(search, evaluator, config, chunk, false, rng);
                     total += search.completed();
                     if started.elapsed() >= limit {
                         return total;
@@ -132,6 +180,27 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             }
         }
     }
+}
+
+/// The actions of the one move that leads from `from` to `to` (none when they are the same position), if
+/// there is one: positions are compared by hash, ply and notation.
+fn actions_between<G: Game>(from: &G, to: &G) -> Option<Vec<Action>> {
+    let same = |a: &G, b: &G| a.hash() == b.hash() && a.ply() == b.ply() && a.position() == b.position();
+    if same(from, to) {
+        return Some(Vec::new());
+    }
+    let mut moves = Vec::new();
+    from.legal_moves(&mut moves);
+    let mut after = from.clone();
+    let mut actions = ActionList::new();
+    moves.into_iter().find_map(|mv| {
+        after.clone_from(from);
+        after.play(&mv);
+        same(&after, to).then(|| {
+            from.move_actions(&mv, &mut actions);
+            actions.as_slice().to_vec()
+        })
+    })
 }
 
 /// Picks a whole move action by action: `choose(position, legal actions)` is asked at every action until the

@@ -286,7 +286,8 @@ impl<G: Game> GameSearch<G> {
     }
 }
 
-/// Runs one whole search on `search` with `evaluator`, one leaf per call (tests and analysis).
+/// Runs one whole search on `search` with `evaluator`, gathering up to `config.leaf_batch` leaves (kept apart
+/// by virtual loss) for each evaluator call: one at a time with a batch of 1, as in tests and analysis.
 pub fn search_blocking<G: Game, E: Evaluator<G>, R: Rng>(
     search: &mut GameSearch<G>,
     evaluator: &mut E,
@@ -298,23 +299,35 @@ pub fn search_blocking<G: Game, E: Evaluator<G>, R: Rng>(
     let params = PuctParams::from_config(config);
     let noise = full && config.dirichlet_fraction > 0.0;
     search.begin(budget, full, noise);
+    let batch = config.leaf_batch.max(1) as usize;
     let mut path = Vec::new();
-    let mut leaf = search.game().clone();
     let mut legal = ActionList::new();
+    let mut leaves: Vec<(Vec<NodeId>, G, Vec<Action>)> = Vec::with_capacity(batch);
+    let mut leaf = search.game().clone();
     while !search.is_done() {
-        match search.select_leaf(config, &params, rng, &mut path, &mut leaf, &mut legal) {
-            LeafStep::Evaluate => {
-                let eval = evaluator
-                    .evaluate(&[EvalRequest {
-                        game: &leaf,
-                        legal: legal.as_slice(),
-                    }])
-                    .pop()
-                    .expect("one evaluation per request");
-                search.expand_leaf(config, rng, &path, legal.as_slice(), &eval);
+        leaves.clear();
+        let mut terminal = false;
+        while leaves.len() < batch {
+            match search.select_leaf(config, &params, rng, &mut path, &mut leaf, &mut legal) {
+                LeafStep::Evaluate => leaves.push((path.clone(), leaf.clone(), legal.as_slice().to_vec())),
+                LeafStep::Terminal => terminal = true,
+                LeafStep::Collision | LeafStep::Idle => break,
             }
-            LeafStep::Terminal => {}
-            LeafStep::Collision | LeafStep::Idle => unreachable!("one leaf at a time never collides"),
+        }
+        // A round that starts nothing and backs nothing up cannot happen: with no leaf pending, a walk never
+        // collides, and the budget is not spent while the search is not done.
+        assert!(terminal || !leaves.is_empty(), "a search round made no progress");
+        let requests: Vec<EvalRequest<'_, G>> = leaves
+            .iter()
+            .map(|(_, game, legal)| EvalRequest { game, legal })
+            .collect();
+        let evaluations = if requests.is_empty() {
+            Vec::new()
+        } else {
+            evaluator.evaluate(&requests)
+        };
+        for ((path, _, legal), eval) in leaves.iter().zip(&evaluations) {
+            search.expand_leaf(config, rng, path, legal, eval);
         }
     }
 }

@@ -13,15 +13,15 @@ use zero_search::{
     actions_to_moves, choose_by_actions,
 };
 
-/// Counts the positions it is asked about; uniform otherwise.
+/// Uniform, recording the size of every batch it is asked about.
 #[derive(Default)]
-struct Counting {
-    positions: usize,
+struct Batches {
+    sizes: Vec<usize>,
 }
 
-impl<G: Game> Evaluator<G> for Counting {
+impl<G: Game> Evaluator<G> for Batches {
     fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
-        self.positions += batch.len();
+        self.sizes.push(batch.len());
         batch
             .iter()
             .map(|r| Evaluation::uniform(r.legal.len(), 0.0, false))
@@ -29,7 +29,7 @@ impl<G: Game> Evaluator<G> for Counting {
     }
 
     fn name(&self) -> String {
-        "counting".to_string()
+        "batches".to_string()
     }
 }
 
@@ -40,11 +40,11 @@ fn a_multi_jump_is_chosen_jump_by_jump_and_forced_moves_cost_nothing() {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     assert_eq!(moves.len(), 1, "a forced position");
-    let mut engine = Engine::seeded(Counting::default(), SearchConfig::for_play(RootSearch::Puct, 16), 1);
+    let mut engine = Engine::seeded(Batches::default(), SearchConfig::for_play(RootSearch::Puct, 16), 1);
     let thought = engine.think(&game, Budget::Simulations(16));
     assert_eq!(game.format_move(&thought.mv), "c3:e5:c7");
     assert_eq!((thought.value, thought.simulations), (None, 0));
-    assert_eq!(engine.evaluator().positions, 0);
+    assert!(engine.evaluator().sizes.is_empty(), "nothing evaluated");
     // With two captures sharing their first jump, `choose_by_actions` asks at every jump while more than one
     // move remains: at the shared first jump (one legal action), then at the fork.
     let game: Bashni = position("w c3:w d4:b d6:b f6:b");
@@ -113,4 +113,90 @@ fn a_time_budget_is_kept_and_runs_at_least_one_chunk() {
     game.legal_actions(&mut legal);
     let first: Action = thought.line[0];
     assert!(legal.as_slice().contains(&first));
+}
+
+#[test]
+fn a_timed_search_evaluates_its_leaves_in_batches_and_a_counted_one_leaf_by_leaf() {
+    let game: BaghChal = position("start");
+    let config = SearchConfig {
+        leaf_batch: 8,
+        ..SearchConfig::for_play(RootSearch::Puct, 1)
+    };
+    let mut engine = Engine::seeded(Batches::default(), config.clone(), 1);
+    let thought = engine.think(&game, Budget::MoveTime(Duration::from_millis(30)));
+    let sizes = &engine.evaluator().sizes;
+    assert!(sizes.iter().all(|&n| (1..=8).contains(&n)), "{sizes:?}");
+    assert!(
+        sizes.iter().filter(|&&n| n == 8).count() * 2 > sizes.len(),
+        "mostly full batches: {sizes:?}"
+    );
+    let evaluated: usize = sizes.iter().sum();
+    // Every simulation but a terminal one is an evaluated leaf, and the root's own evaluation is one more.
+    assert!(
+        evaluated as u32 <= thought.simulations + 1,
+        "{evaluated} leaves, {} simulations",
+        thought.simulations
+    );
+
+    let mut engine = Engine::seeded(Batches::default(), config, 1);
+    let thought = engine.think(&game, Budget::Simulations(50));
+    assert_eq!(thought.simulations, 50);
+    assert!(
+        engine.evaluator().sizes.iter().all(|&n| n == 1),
+        "{:?}",
+        engine.evaluator().sizes
+    );
+}
+
+#[test]
+fn a_batched_timed_search_still_finds_the_capture() {
+    let game: BaghChal = position("T...T/...../...../.G.../T...T t 15 4");
+    let config = SearchConfig {
+        leaf_batch: 32,
+        ..SearchConfig::for_play(RootSearch::Puct, 1)
+    };
+    let mut engine = Engine::seeded(UniformEvaluator, config, 5);
+    let thought = engine.think(&game, Budget::MoveTime(Duration::from_millis(40)));
+    assert_eq!(game.format_move(&thought.mv), "a1xc3");
+    assert!(thought.simulations >= 32, "{}", thought.simulations);
+}
+
+#[test]
+fn the_tree_of_the_last_move_is_kept_for_the_reply_it_expected() {
+    let play = |reuse: bool, reply_expected: bool| -> (u32, u32) {
+        let mut game: BaghChal = position("start");
+        let config = SearchConfig {
+            tree_reuse: reuse,
+            ..SearchConfig::for_play(RootSearch::Puct, 400)
+        };
+        let mut engine = Engine::seeded(RolloutEvaluator::new(3, 40), config, 2);
+        let first = engine.think(&game, Budget::Simulations(400));
+        game.play(&first.mv);
+        // The reply the search expected (the second move of its line), or another legal one.
+        let expected = actions_to_moves(&position::<BaghChal>("start"), &first.line);
+        let mut replies = Vec::new();
+        game.legal_moves(&mut replies);
+        let reply = replies
+            .into_iter()
+            .find(|mv| (game.format_move(mv) == expected[1]) == reply_expected)
+            .expect("a reply");
+        game.play(&reply);
+        let second = engine.think(&game, Budget::Simulations(400));
+        assert_eq!(second.simulations, 400);
+        (first.reused, second.reused)
+    };
+    let (first, second) = play(true, true);
+    assert_eq!(first, 0, "the first move starts from nothing");
+    assert!(second > 10, "the expected reply's subtree was kept: {second} visits");
+    let (_, unexpected) = play(true, false);
+    assert!(
+        unexpected < second,
+        "a less visited reply keeps less: {unexpected} against {second}"
+    );
+    assert_eq!(play(false, true), (0, 0), "nothing kept without tree_reuse");
+    // A position the last move does not lead to starts afresh.
+    let mut engine = Engine::seeded(UniformEvaluator, SearchConfig::for_play(RootSearch::Puct, 50), 1);
+    engine.think(&position::<BaghChal>("start"), Budget::Simulations(50));
+    let other: BaghChal = position("T...T/...../...../.G.../T...T t 15 4");
+    assert_eq!(engine.think(&other, Budget::Simulations(50)).reused, 0);
 }

@@ -11,7 +11,7 @@ use rand::SeedableRng;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tch::nn;
-use zero_games::{Encoding, Heuristic, with_game};
+use zero_games::{Encoding, Registered, with_game};
 use zero_model::network::NetShape;
 use zero_model::{NetworkEvaluator, PolicyValueNet, Precision};
 use zero_run::RunConfig;
@@ -51,7 +51,7 @@ fn evaluator_for<G: Encoding>(args: &SelfPlayBenchArgs, config: &RunConfig, w: u
 }
 
 /// Runs the self-play workers for the bench's seconds; returns worker 0's evaluator (its network warmed up).
-fn run_workers<G: Encoding + Heuristic>(
+fn run_workers<G: Registered>(
     args: &SelfPlayBenchArgs,
     config: &RunConfig,
     sp: &SelfPlayConfig,
@@ -87,7 +87,7 @@ fn run_workers<G: Encoding + Heuristic>(
     first_evaluator.expect("worker 0 ran")
 }
 
-fn bench<G: Encoding + Heuristic>(args: &SelfPlayBenchArgs, mut config: RunConfig) -> Result<()> {
+fn bench<G: Registered>(args: &SelfPlayBenchArgs, mut config: RunConfig) -> Result<()> {
     if let Some(precision) = args.precision {
         config.selfplay.precision = precision;
     }
