@@ -47,6 +47,10 @@ pub struct Standing {
     /// robin); absent for a pool of recorded games.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ms_per_move: Option<f64>,
+    /// Mean simulations its tree search ran per move (forced moves count, with none), for a network search
+    /// player in a round robin: what its budget bought.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sims_per_move: Option<f64>,
 }
 
 /// The rated pool, best first.
@@ -70,16 +74,23 @@ impl Standings {
             "{:<width$} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6} {:>7}",
             "player", "elo", "±95%", "games", "wins", "draws", "losses", "score%"
         );
-        out += if timed { "  ms/move\n" } else { "\n" };
+        let searched = self.rows.iter().any(|r| r.sims_per_move.is_some());
+        out += if timed { "  ms/move" } else { "" };
+        out += if searched { " sims/move\n" } else { "\n" };
         for r in &self.rows {
             out += &format!(
                 "{:<width$} {:>7.0} {:>7.0} {:>6} {:>6} {:>6} {:>6} {:>7.1}",
                 r.name, r.elo, r.elo_interval, r.games, r.wins, r.draws, r.losses, r.score_percent
             );
             out += &match (timed, r.ms_per_move) {
+                (false, _) => String::new(),
+                (true, Some(ms)) => format!(" {ms:>8.1}"),
+                (true, None) => format!(" {:>8}", "-"),
+            };
+            out += &match (searched, r.sims_per_move) {
                 (false, _) => "\n".to_string(),
-                (true, Some(ms)) => format!(" {ms:>8.1}\n"),
-                (true, None) => format!(" {:>8}\n", "-"),
+                (true, Some(sims)) => format!(" {sims:>9.0}\n"),
+                (true, None) => format!(" {:>9}\n", "-"),
             };
         }
         out + &format!("(Bradley-Terry maximum likelihood, {} = 0)\n", self.anchor)
@@ -193,6 +204,7 @@ pub fn rate(names: &[String], results: &[GameResult], anchor: usize) -> Result<S
                     100.0 * (wins as f64 + draws as f64 / 2.0) / played as f64
                 },
                 ms_per_move: None,
+                sims_per_move: None,
             }
         })
         .collect();

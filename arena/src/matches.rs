@@ -100,6 +100,7 @@ pub fn play_game<G: Registered>(
         let mv = player.choose_move(&game);
         thinking.seconds[side.index()] += started.elapsed().as_secs_f64();
         thinking.moves[side.index()] += 1;
+        thinking.simulations[side.index()] = player.simulations();
         game.legal_moves(&mut legal);
         if !legal.contains(&mv) {
             record.set_result(Some(side.other()), REASON_ILLEGAL_MOVE);
@@ -116,6 +117,8 @@ pub fn play_game<G: Registered>(
 pub struct Thinking {
     pub seconds: [f64; 2],
     pub moves: [u32; 2],
+    /// Simulations each side's searches ran, for players that count them.
+    pub simulations: [Option<u64>; 2],
 }
 
 /// One game to play: entrant indices for each side and the opening.
@@ -274,10 +277,14 @@ pub fn round_robin<G: Registered>(
     // Each entrant's thinking time over all its moves.
     let mut seconds = vec![0.0; entrants.len()];
     let mut moves = vec![0u32; entrants.len()];
+    let mut simulations: Vec<Option<u64>> = vec![None; entrants.len()];
     for (job, (_, thinking)) in jobs.iter().zip(&played) {
         for (side, entrant) in [job.first, job.second].into_iter().enumerate() {
             seconds[entrant] += thinking.seconds[side];
             moves[entrant] += thinking.moves[side];
+            if let Some(n) = thinking.simulations[side] {
+                *simulations[entrant].get_or_insert(0) += n;
+            }
         }
     }
     let records: Vec<MatchRecord> = played.into_iter().map(|(record, _)| record).collect();
@@ -301,6 +308,9 @@ pub fn round_robin<G: Registered>(
             .position(|n| *n == row.name)
             .expect("rated players are the entrants");
         row.ms_per_move = (moves[i] > 0).then(|| 1000.0 * seconds[i] / moves[i] as f64);
+        row.sims_per_move = simulations[i]
+            .filter(|_| moves[i] > 0)
+            .map(|n| n as f64 / moves[i] as f64);
     }
     Ok(RoundRobin { standings, records })
 }

@@ -71,6 +71,7 @@ pub struct SearchPlayer<G: Encoding> {
     name: String,
     engine: Engine<G, Locked<G>>,
     budget: Budget,
+    simulations: u64,
 }
 
 impl<G: Encoding> SearchPlayer<G> {
@@ -86,6 +87,7 @@ impl<G: Encoding> SearchPlayer<G> {
             name: name.into(),
             engine: Engine::new(Locked(evaluator), config, rng),
             budget,
+            simulations: 0,
         }
     }
 }
@@ -96,6 +98,12 @@ impl<G: Encoding> Player<G> for SearchPlayer<G> {
     }
 
     fn choose_move(&mut self, game: &G) -> G::Move {
-        self.engine.think(game, self.budget).mv
+        let thought = self.engine.think(game, self.budget);
+        self.simulations += u64::from(thought.simulations);
+        thought.mv
+    }
+
+    fn simulations(&self) -> Option<u64> {
+        Some(self.simulations)
     }
 }

@@ -13,6 +13,11 @@ pub trait Player<G: Game>: Send {
     fn name(&self) -> &str;
     /// A legal move in `game`, which is not over.
     fn choose_move(&mut self, game: &G) -> G::Move;
+    /// Simulations its tree searches have run in this game so far; `None` for a player that runs none (the
+    /// network's raw policy, alpha-beta, the random and greedy baselines).
+    fn simulations(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// The deterministic generator every randomised player uses, so that a match seed reproduces every game.

@@ -64,6 +64,14 @@ fn searching_checkpoint_plays_legal_games<G: Registered>() {
         assert!(outcome.is_some(), "{record:?}");
         assert!(agrees(record, outcome), "{record:?} replays to {outcome:?}");
     }
+    // What a search bought: simulations per move for the searching players only (forced moves count with none;
+    // a multi-jump asks at every jump).
+    let sims = |name: &str| result.standings.get(name).unwrap().sims_per_move;
+    assert_eq!(sims("random"), None);
+    for name in [entrants[1].name(), entrants[2].name()] {
+        assert!(sims(name).is_some_and(|s| s > 0.0), "{}", result.standings.table());
+    }
+    assert!(result.standings.table().contains("sims/move"));
     // Evaluation play is deterministic: the same seed plays the same games.
     let again = round_robin(&rules, &entrants, &book, &options).unwrap();
     assert_eq!(again.records, result.records);
@@ -74,6 +82,9 @@ fn searching_checkpoint_plays_legal_games<G: Registered>() {
         Entrant::parse(&format!("ckpt:{},ms=5", path.display())).unwrap(),
     ];
     let result = round_robin(&rules, &timed, &book, &options).unwrap();
+    let timed_sims = result.standings.get(timed[1].name()).unwrap().sims_per_move;
+    assert!(timed_sims.is_some_and(|s| s > 0.0), "{}", result.standings.table());
+    assert_eq!(result.standings.get("alphabeta:ms=5").unwrap().sims_per_move, None);
     for record in &result.records {
         assert_ne!(record.reason, "illegal-move", "{record:?}");
         let (_, outcome) = replay::<G>(record).unwrap();
