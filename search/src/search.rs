@@ -300,34 +300,39 @@ pub fn search_blocking<G: Game, E: Evaluator<G>, R: Rng>(
     let noise = full && config.dirichlet_fraction > 0.0;
     search.begin(budget, full, noise);
     let batch = config.leaf_batch.max(1) as usize;
-    let mut path = Vec::new();
-    let mut legal = ActionList::new();
-    let mut leaves: Vec<(Vec<NodeId>, G, Vec<Action>)> = Vec::with_capacity(batch);
-    let mut leaf = search.game().clone();
+    // Each slot's path, position and legal actions are kept from round to round and overwritten in place.
+    let mut slots: Vec<(Vec<NodeId>, G, ActionList)> = Vec::with_capacity(batch);
     while !search.is_done() {
-        leaves.clear();
+        let mut count = 0;
         let mut terminal = false;
-        while leaves.len() < batch {
-            match search.select_leaf(config, &params, rng, &mut path, &mut leaf, &mut legal) {
-                LeafStep::Evaluate => leaves.push((path.clone(), leaf.clone(), legal.as_slice().to_vec())),
+        while count < batch {
+            if count == slots.len() {
+                slots.push((Vec::new(), search.game().clone(), ActionList::new()));
+            }
+            let (path, leaf, legal) = &mut slots[count];
+            match search.select_leaf(config, &params, rng, path, leaf, legal) {
+                LeafStep::Evaluate => count += 1,
                 LeafStep::Terminal => terminal = true,
                 LeafStep::Collision | LeafStep::Idle => break,
             }
         }
         // A round that starts nothing and backs nothing up cannot happen: with no leaf pending, a walk never
         // collides, and the budget is not spent while the search is not done.
-        assert!(terminal || !leaves.is_empty(), "a search round made no progress");
+        assert!(terminal || count > 0, "a search round made no progress");
+        if count == 0 {
+            continue;
+        }
+        let leaves = &slots[..count];
         let requests: Vec<EvalRequest<'_, G>> = leaves
             .iter()
-            .map(|(_, game, legal)| EvalRequest { game, legal })
+            .map(|(_, game, legal)| EvalRequest {
+                game,
+                legal: legal.as_slice(),
+            })
             .collect();
-        let evaluations = if requests.is_empty() {
-            Vec::new()
-        } else {
-            evaluator.evaluate(&requests)
-        };
+        let evaluations = evaluator.evaluate(&requests);
         for ((path, _, legal), eval) in leaves.iter().zip(&evaluations) {
-            search.expand_leaf(config, rng, path, legal, eval);
+            search.expand_leaf(config, rng, path, legal.as_slice(), eval);
         }
     }
 }

@@ -115,13 +115,18 @@ fn a_time_budget_is_kept_and_runs_at_least_one_chunk() {
     assert!(legal.as_slice().contains(&first));
 }
 
+/// A player's PUCT search evaluating `leaf_batch` leaves per call under a time budget.
+fn timed_config(leaf_batch: u32) -> SearchConfig {
+    SearchConfig {
+        leaf_batch,
+        ..SearchConfig::for_play(RootSearch::Puct, 1)
+    }
+}
+
 #[test]
 fn a_timed_search_evaluates_its_leaves_in_batches_and_a_counted_one_leaf_by_leaf() {
     let game: BaghChal = position("start");
-    let config = SearchConfig {
-        leaf_batch: 8,
-        ..SearchConfig::for_play(RootSearch::Puct, 1)
-    };
+    let config = timed_config(8);
     let mut engine = Engine::seeded(Batches::default(), config.clone(), 1);
     let thought = engine.think(&game, Budget::MoveTime(Duration::from_millis(30)));
     let sizes = &engine.evaluator().sizes;
@@ -151,11 +156,7 @@ fn a_timed_search_evaluates_its_leaves_in_batches_and_a_counted_one_leaf_by_leaf
 #[test]
 fn a_batched_timed_search_still_finds_the_capture() {
     let game: BaghChal = position("T...T/...../...../.G.../T...T t 15 4");
-    let config = SearchConfig {
-        leaf_batch: 32,
-        ..SearchConfig::for_play(RootSearch::Puct, 1)
-    };
-    let mut engine = Engine::seeded(UniformEvaluator, config, 5);
+    let mut engine = Engine::seeded(UniformEvaluator, timed_config(32), 5);
     let thought = engine.think(&game, Budget::MoveTime(Duration::from_millis(40)));
     assert_eq!(game.format_move(&thought.mv), "a1xc3");
     assert!(thought.simulations >= 32, "{}", thought.simulations);
