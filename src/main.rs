@@ -48,6 +48,14 @@ enum Command {
         /// The run directory.
         run_dir: std::path::PathBuf,
     },
+    /// Verify a run directory: every shard read, every checkpoint loaded, the state and records parsed.
+    Check {
+        /// The run directory.
+        run_dir: std::path::PathBuf,
+        /// Take the run's lock and repair what is safe: half-written files removed, torn record lines cut.
+        #[arg(long)]
+        repair: bool,
+    },
     /// Write a self-contained bot bundle (weights, TorchScript, manifest) from a checkpoint or run directory.
     Export(export_cmd::ExportArgs),
     /// Play a bundle's network over a line protocol on stdin/stdout (docs/protocol.md).
@@ -61,6 +69,7 @@ enum Command {
 }
 
 fn main() {
+    runtime::die_quietly_on_a_closed_pipe();
     runtime::ensure_passive_openmp();
     let cli = Cli::parse();
     if cli.version {
@@ -86,6 +95,7 @@ fn main() {
         Command::Bot(args) => bot_cmd::run_bot(args),
         Command::Play(args) => bot_cmd::run_play(args),
         Command::Serve(args) => bot_cmd::run_serve(args),
+        Command::Check { run_dir, repair } => check(&run_dir, repair),
         Command::Report { run_dir } => zero_run::report::write_report(&run_dir)
             .map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len())),
     };
@@ -93,4 +103,14 @@ fn main() {
         eprintln!("zero: error: {err:#}");
         std::process::exit(1);
     }
+}
+
+/// `zero check`: the report on stdout; exit status 1 while problems are left.
+fn check(run_dir: &std::path::Path, repair: bool) -> anyhow::Result<()> {
+    let report = zero_run::check::check_run(run_dir, repair)?;
+    zero_run::check::print_report(run_dir, &report);
+    if report.unrepaired() > 0 {
+        std::process::exit(1);
+    }
+    Ok(())
 }

@@ -32,6 +32,11 @@ impl Client {
         self.stdin.flush().unwrap();
     }
 
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
     fn read(&mut self) -> String {
         let mut line = String::new();
         assert!(
@@ -106,13 +111,30 @@ fn bot_answers_the_protocol_over_pipes_and_survives_bad_lines() {
         ("position fen not a position", "error bad position"),
         ("position", "error position needs startpos"),
         ("position middle", "error bad position \"middle\""),
-        ("go sims abc", "error sims must be a positive integer"),
-        ("go sims 0", "error sims must be a positive integer"),
+        ("go sims abc", "error sims must be an integer from 1 to 1000000"),
+        ("go sims 0", "error sims must be an integer from 1 to 1000000"),
+        ("go sims 4000000000", "error sims must be an integer from 1 to 1000000"),
+        (
+            "go movetime 600001",
+            "error movetime must be an integer from 1 to 600000",
+        ),
         ("go fast", "error bad go"),
     ] {
         let reply = bot.ask(line);
         assert!(reply.starts_with(reason), "{line:?} got {reply:?}");
     }
+    assert_eq!(bot.ask("show"), format!("position {}", after.position()));
+
+    // Bytes that are not UTF-8, and a line past the limit: one error each, held in bounded memory.
+    bot.send_bytes(b"go \xff\xfe\n");
+    assert_eq!(bot.read(), "error line is not UTF-8 text (bad byte at offset 3)");
+    let long = vec![b'x'; zero_bot::lines::MAX_LINE_BYTES + 10];
+    bot.send_bytes(&long);
+    bot.send_bytes(b"\n");
+    assert!(
+        bot.read()
+            .starts_with(&format!("error line of {} bytes skipped", long.len()))
+    );
     assert_eq!(bot.ask("show"), format!("position {}", after.position()));
 
     // A capture of several jumps is one move, chosen jump by jump.

@@ -42,3 +42,19 @@ fn unknown_game_is_an_error_naming_it() {
     let err = stderr(&out);
     assert!(err.contains("unknown game \"chess\""), "{err}");
 }
+
+#[test]
+fn output_into_a_closed_pipe_ends_the_command_quietly_without_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    // The reading end is closed before zero writes a byte: its first write meets a broken pipe, as `| head` does.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_zero"))
+        .args(["perft", "baghchal", "--depth", "2"])
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
+}

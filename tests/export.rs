@@ -155,6 +155,26 @@ fn loading_refuses_damaged_bundles_naming_what_is_wrong() {
         "checksum mismatch for network.safetensors",
     );
     case(
+        "outside-file",
+        &|b| {
+            let mut m = manifest(b);
+            let files = m["files"].as_object_mut().unwrap();
+            let digest = files.values().next().unwrap().clone();
+            files.insert("../outside.bin".into(), digest);
+            write_manifest(b, &m);
+        },
+        "the manifest names \"../outside.bin\", which is not a plain file name inside the bundle",
+    );
+    case(
+        "absolute-torchscript",
+        &|b| {
+            let mut m = manifest(b);
+            m["torchscript"]["file"] = "/etc/passwd".into();
+            write_manifest(b, &m);
+        },
+        "the manifest names \"/etc/passwd\"",
+    );
+    case(
         "future-version",
         &|b| {
             let mut m = manifest(b);

@@ -127,6 +127,9 @@ fn a_killed_run_resumes_without_losing_games_and_a_second_process_is_refused() {
     }
     let gen0 = after.iter().filter(|(g, _)| g == "g0000").count();
     assert!(gen0 >= 60, "generation 0 has {gen0} games, expected its 60");
+    // ...and none twice (the set above would hide a game written into two shards).
+    let check = zero().arg("check").arg(&dir).output().unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
     // Each finished generation's one-game shards were merged into one shard.
     for g in 0..2 {
         let shards = own_shards(&dir, g);
@@ -195,7 +198,7 @@ fn a_killed_run_resumes_without_losing_games_and_a_second_process_is_refused() {
     assert!(!dir.join("games/gen-0001/vs-gen0.jsonl").exists());
 
     // One generation more, killed once its self-play is done: the resumed session did not play the games, yet
-    // its summary describes them (from the shards) and claims no self-play speed it did not measure.
+    // its summary describes them, with the self-play speed the killed session measured (kept in the state).
     let mut third = zero()
         .arg("run")
         .arg("--run-dir")
@@ -231,13 +234,63 @@ fn a_killed_run_resumes_without_losing_games_and_a_second_process_is_refused() {
         );
         assert!(rates.iter().all(|r| (0.0..=1.0).contains(r)), "{s}");
     }
-    assert!(summaries[2]["positions_per_second"].is_null(), "{}", summaries[2]);
-    assert!(
-        summaries[1]["positions_per_second"].as_f64().unwrap() > 0.0,
-        "{}",
-        summaries[1]
-    );
+    for s in &summaries[1..] {
+        assert!(s["positions_per_second"].as_f64().unwrap() > 0.0, "{s}");
+        assert!(s["train_steps"].as_u64().unwrap() > 0, "{s}");
+    }
+    check_finds_and_repairs_damage(&dir);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `zero check` on a finished run: clean, then damaged in three ways, each named; `--repair` fixes what is safe.
+fn check_finds_and_repairs_damage(dir: &Path) {
+    let check = |repair: bool| {
+        let mut cmd = zero();
+        cmd.arg("check").arg(dir);
+        if repair {
+            cmd.arg("--repair");
+        }
+        let out = cmd.output().unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (ok, text) = check(false);
+    assert!(ok && text.contains("ok: nothing left to fix"), "{text}");
+
+    let metrics = dir.join("metrics.jsonl");
+    let mut file = std::fs::OpenOptions::new().append(true).open(&metrics).unwrap();
+    std::io::Write::write_all(&mut file, b"{\"step\": 99, \"lo").unwrap();
+    let temporary = dir.join("data/g0009-x.parquet.zero-tmp-1-0");
+    std::fs::write(&temporary, b"half").unwrap();
+    let past = std::time::SystemTime::now() - Duration::from_secs(60);
+    std::fs::File::options()
+        .write(true)
+        .open(&temporary)
+        .unwrap()
+        .set_modified(past)
+        .unwrap();
+    let checkpoint = dir.join("checkpoints/gen-0001.safetensors");
+    let bytes = std::fs::read(&checkpoint).unwrap();
+    std::fs::write(&checkpoint, &bytes[..bytes.len() / 2]).unwrap();
+
+    let (ok, text) = check(false);
+    assert!(!ok, "{text}");
+    for says in [
+        "metrics.jsonl: line",
+        "torn last line",
+        "zero-tmp-1-0",
+        "gen-0001.safetensors",
+        "3 problem(s) left",
+    ] {
+        assert!(text.contains(says), "{says:?} in {text}");
+    }
+    let (ok, text) = check(true);
+    assert!(!ok, "the checkpoint is still damaged: {text}");
+    assert!(
+        text.contains("repaired") && text.contains("1 problem(s) left"),
+        "{text}"
+    );
+    assert!(!temporary.exists());
+    assert!(std::fs::read_to_string(&metrics).unwrap().ends_with('\n'));
 }
 
 #[test]

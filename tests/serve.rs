@@ -54,20 +54,23 @@ impl Server {
 
 /// One HTTP request on a fresh connection: the status and the JSON body (null when not JSON).
 fn request(address: &str, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
-    {
-        let mut stream = TcpStream::connect(address).unwrap();
-        write!(
-            stream,
-            "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        let status = response[9..12].parse().unwrap();
-        let body = response.split_once("\r\n\r\n").unwrap().1;
-        (status, serde_json::from_str(body).unwrap_or(serde_json::Value::Null))
-    }
+    request_with(address, method, path, &format!("Host: {address}\r\n"), body)
+}
+
+/// One HTTP request with the given header lines (each ending in CRLF) besides the length and type.
+fn request_with(address: &str, method: &str, path: &str, headers: &str, body: &str) -> (u16, serde_json::Value) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response[9..12].parse().unwrap();
+    let body = response.split_once("\r\n\r\n").unwrap().1;
+    (status, serde_json::from_str(body).unwrap_or(serde_json::Value::Null))
 }
 
 impl Drop for Server {
@@ -181,6 +184,80 @@ fn api_refuses_bad_requests_clearly_and_limits_searches() {
     }
     let (_, first) = server.request("GET", "/api/state?game=tab-1", "");
     assert_eq!(first["moves"].as_array().unwrap().len(), 0, "{first}");
+}
+
+#[test]
+fn pages_of_other_sites_are_refused() {
+    let dir = scratch("serve-origin");
+    let bundle = tiny_bundle("bashni", &dir, 4);
+    let server = Server::start(&bundle, 4);
+    let address = server.address.as_str();
+    let port = address.rsplit(':').next().unwrap();
+    for host in [
+        format!("localhost:{port}"),
+        address.to_string(),
+        format!("[::1]:{port}"),
+    ] {
+        let (status, _) = request_with(address, "GET", "/api/state", &format!("Host: {host}\r\n"), "");
+        assert_eq!(status, 200, "{host}");
+    }
+    // A page whose name was rebound to 127.0.0.1 sends its own name as the host.
+    let (status, reply) = request_with(address, "GET", "/api/state", "Host: evil.example\r\n", "");
+    assert_eq!(status, 403);
+    assert!(reply["error"].as_str().unwrap().contains("evil.example"), "{reply}");
+    // A change asked for by another site's page; the server's own page may.
+    let foreign = format!("Host: {address}\r\nOrigin: http://evil.example\r\n");
+    let (status, reply) = request_with(address, "POST", "/api/new", &foreign, "");
+    assert_eq!(status, 403);
+    assert!(reply["error"].as_str().unwrap().contains("cross-site"), "{reply}");
+    let own = format!("Host: {address}\r\nOrigin: http://{address}\r\n");
+    assert_eq!(request_with(address, "POST", "/api/new", &own, "").0, 200);
+}
+
+/// A connection that sends `head` and then nothing more, held open.
+fn stalled(address: &str, head: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.write_all(head.as_bytes()).unwrap();
+    stream
+}
+
+#[test]
+fn slow_clients_hold_no_one_else_up_and_are_cut_off() {
+    let dir = scratch("serve-slow");
+    let bundle = tiny_bundle("bashni", &dir, 4);
+    let server = Server::start(&bundle, 4);
+    let address = server.address.as_str();
+    // More clients than requests handled at once, each stalled in its head or in its body.
+    let mut slow: Vec<TcpStream> = (0..100)
+        .map(|_| stalled(address, "GET /api/state HTTP/1.1\r\nHost: loc"))
+        .collect();
+    let body_head = format!("POST /api/move HTTP/1.1\r\nHost: {address}\r\nContent-Length: 100\r\n\r\n{{\"mo");
+    slow.extend((0..100).map(|_| stalled(address, &body_head)));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for _ in 0..20 {
+        let (status, state) = server.request("GET", "/api/state", "");
+        assert_eq!(status, 200, "{state}");
+    }
+    // Past the head timeout (10 s), a stalled head has been cut off and a stalled body answered 408.
+    std::thread::sleep(std::time::Duration::from_secs(11));
+    let mut ends = std::collections::BTreeMap::new();
+    for stream in &mut slow {
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        let mut reply = String::new();
+        let end = match stream.read_to_string(&mut reply) {
+            // Cut off: an end of stream, or a reset where the server closed on bytes it never read.
+            Ok(_) if reply.is_empty() => "closed".to_string(),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => "closed".to_string(),
+            Ok(_) => reply.get(9..12).unwrap_or("?").to_string(),
+            Err(e) => format!("{:?}", e.kind()),
+        };
+        *ends.entry(end).or_insert(0) += 1;
+    }
+    assert_eq!(ends.len(), 2, "{ends:?}");
+    assert_eq!(ends.get("closed"), Some(&100), "{ends:?}");
+    assert_eq!(ends.get("408"), Some(&100), "{ends:?}");
 }
 
 #[test]

@@ -269,6 +269,13 @@ fn verify_files(dir: &Path, manifest: &Manifest) -> Result<()> {
             bail!("bundle {}: the manifest lists no {file}", dir.display());
         }
     }
+    let names = manifest.files.keys().chain(std::iter::once(&manifest.torchscript.file));
+    if let Some(bad) = names.into_iter().find(|name| !is_plain_file_name(name)) {
+        bail!(
+            "bundle {}: the manifest names {bad:?}, which is not a plain file name inside the bundle",
+            dir.display()
+        );
+    }
     for (file, digest) in &manifest.files {
         let path = dir.join(file);
         if !path.is_file() {
@@ -287,6 +294,13 @@ fn verify_files(dir: &Path, manifest: &Manifest) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether `name` is one file name: no directory part, no `..`, nothing absolute, so that a manifest cannot make
+/// a reader look outside its bundle.
+fn is_plain_file_name(name: &str) -> bool {
+    let mut parts = Path::new(name).components();
+    matches!(parts.next(), Some(std::path::Component::Normal(_))) && parts.next().is_none() && !name.contains('\\')
 }
 
 /// The checkpoint's own metadata says what the manifest says; names the first field that differs.

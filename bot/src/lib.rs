@@ -7,6 +7,7 @@
 pub mod bot;
 pub mod bundle;
 pub mod http;
+pub mod lines;
 pub mod play;
 pub mod protocol;
 pub mod serve;

@@ -3,6 +3,7 @@
 //! `moves`, `help` and `quit`.
 
 use crate::bot::{Bot, describe_outcome};
+use crate::lines::Lines;
 use anyhow::Result;
 use std::io::{BufRead, Write};
 use zero_games::{Encoding, Side};
@@ -33,7 +34,7 @@ pub fn play<G: Encoding>(bot: &mut Bot<G>, human_first: bool, input: impl BufRea
     )?;
     // The positions before each of the person's moves, for `undo`.
     let mut before_human_moves: Vec<G> = Vec::new();
-    let mut lines = input.lines();
+    let mut lines = Lines::new(input);
     let mut show_board = true;
     loop {
         if show_board {
@@ -48,11 +49,19 @@ pub fn play<G: Encoding>(bot: &mut Bot<G>, human_first: bool, input: impl BufRea
         }
         write!(out, "your move> ")?;
         out.flush()?;
-        let Some(line) = lines.next() else {
+        let Some(line) = lines.next_line()? else {
             writeln!(out)?;
             return Ok(());
         };
-        match command(line?.trim(), &mut game, &mut before_human_moves, &mut out)? {
+        let line = match line.text() {
+            Ok(text) => text,
+            Err(reason) => {
+                writeln!(out, "{reason}")?;
+                show_board = false;
+                continue;
+            }
+        };
+        match command(line.trim(), &mut game, &mut before_human_moves, &mut out)? {
             Step::Quit => return Ok(()),
             Step::Board(show) => show_board = show,
         }

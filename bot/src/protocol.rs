@@ -2,11 +2,13 @@
 //! is answered with `error <reason>` and changes nothing; the bot keeps serving until `quit` or end of input.
 
 use crate::bot::{Bot, describe_outcome};
+use crate::lines::Lines;
 use anyhow::Result;
 use std::io::{BufRead, Write};
 use std::time::Duration;
 use zero_games::Encoding;
 use zero_search::Budget;
+use zero_search::config::MAX_SIMULATIONS;
 
 /// The game being discussed with the client: where it started and the moves since.
 struct Session<G: Encoding> {
@@ -18,8 +20,16 @@ pub fn serve<G: Encoding>(bot: &mut Bot<G>, input: impl BufRead, mut output: imp
     let mut session = Session {
         game: G::start(&bot.rules),
     };
-    for line in input.lines() {
-        let line = line?;
+    let mut lines = Lines::new(input);
+    while let Some(line) = lines.next_line()? {
+        let line = match line.text() {
+            Ok(text) => text,
+            Err(reason) => {
+                writeln!(output, "error {reason}")?;
+                output.flush()?;
+                continue;
+            }
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = words.split_first() else {
             continue;
@@ -86,12 +96,17 @@ fn set_position<G: Encoding>(rules: &G::Rules, args: &[&str]) -> Result<G, Strin
     Ok(game)
 }
 
+/// The longest `go movetime`, in milliseconds: ten minutes, longer than any game clock gives one move.
+pub const MAX_GO_MOVETIME_MS: u32 = 600_000;
+
 /// `go [sims N | movetime MS]`.
 fn go<G: Encoding>(bot: &mut Bot<G>, game: &G, args: &[&str]) -> Result<Vec<String>, String> {
     let budget = match args {
         [] => bot.default_budget,
-        ["sims", n] => Budget::Simulations(parse_positive(n, "sims")?),
-        ["movetime", ms] => Budget::MoveTime(Duration::from_millis(parse_positive(ms, "movetime")? as u64)),
+        ["sims", n] => Budget::Simulations(parse_bounded(n, "sims", MAX_SIMULATIONS)?),
+        ["movetime", ms] => Budget::MoveTime(Duration::from_millis(
+            parse_bounded(ms, "movetime", MAX_GO_MOVETIME_MS)?.into(),
+        )),
         _ => {
             return Err(format!(
                 "bad go {:?}: expected go [sims N | movetime MS]",
@@ -109,9 +124,9 @@ fn go<G: Encoding>(bot: &mut Bot<G>, game: &G, args: &[&str]) -> Result<Vec<Stri
     ])
 }
 
-fn parse_positive(text: &str, what: &str) -> Result<u32, String> {
-    match text.parse::<u32>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!("{what} must be a positive integer, not {text:?}")),
+fn parse_bounded(text: &str, what: &str, max: u32) -> Result<u32, String> {
+    match text.parse::<u64>() {
+        Ok(n) if (1..=u64::from(max)).contains(&n) => Ok(n as u32),
+        _ => Err(format!("{what} must be an integer from 1 to {max}, not {text:?}")),
     }
 }

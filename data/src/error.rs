@@ -44,6 +44,10 @@ pub enum DataError {
     /// The shard is valid but holds data of another game or network encoding than the caller trains on.
     #[error("{path}: shard refused: {reason}")]
     Incompatible { path: PathBuf, reason: String },
+    /// A row decoded, but holds a value the trainer cannot use (NaN, a target outside [-1, 1], an action outside
+    /// the action space): the file was damaged or edited outside zero.
+    #[error("{path}: row {row}: {reason}")]
+    BadRow { path: PathBuf, row: usize, reason: String },
     /// A writer was handed a record that contradicts its shard header or itself.
     #[error("invalid record for shard {path}: {reason}")]
     InvalidRecord { path: PathBuf, reason: String },
@@ -64,6 +68,7 @@ impl DataError {
             | DataError::CorruptData { path, .. }
             | DataError::UnsupportedVersion { path, .. }
             | DataError::NotAShard { path, .. }
+            | DataError::BadRow { path, .. }
             | DataError::Incompatible { path, .. }
             | DataError::InvalidRecord { path, .. }
             | DataError::AlreadyExists { path } => path,

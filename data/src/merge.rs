@@ -27,7 +27,7 @@ use crate::records::ShardHeader;
 use crate::schema;
 use crate::schema::{GAMES_SUFFIX, POSITIONS_SUFFIX};
 use crate::writer::{ShardSummary, check_shard_name, shard_paths};
-use zero_games::files::{TEMP_MARKER, write_atomically_with};
+use zero_games::files::{ABANDONED_AFTER, TEMP_MARKER, remove_if_abandoned, write_atomically_with};
 
 /// File metadata key of a merged shard: the names of the shards it replaces, as a JSON array of strings.
 pub const MERGED_FROM_KEY: &str = "zero.merged_from";
@@ -170,9 +170,12 @@ pub(crate) fn remove_merged_sources(dir: &Path) -> io::Result<Vec<PathBuf>> {
         else {
             continue;
         };
+        // The list is only trusted for shards of the merged one's run and generation: an edited or foreign
+        // `merged_from` must not delete anything else.
         for source in sources
             .iter()
             .filter(|s| check_shard_name(dir, s).is_ok() && **s != own_name)
+            .filter(|s| same_run_and_generation(dir, s, file.header()))
         {
             removed.extend(remove_shard(dir, source).map_err(|(_, e)| e)?);
         }
@@ -180,22 +183,40 @@ pub(crate) fn remove_merged_sources(dir: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(removed)
 }
 
-/// Makes a data directory consistent after a crash: removes temporaries (names containing
-/// [`TEMP_MARKER`]), orphan games files (a games file whose positions file was never renamed into place) and the
-/// sources a complete merged shard still has beside it ([`crate::merge_shards`] killed while deleting them).
-/// Returns the removed paths, sorted. Run it only when no worker is writing into `dir`: a live worker's
-/// temporaries look the same as a dead one's.
+/// Whether what is left of shard `name` (its positions file, or else its games file) was written by `header`'s
+/// run for its generation.
+fn same_run_and_generation(dir: &Path, name: &str, header: &ShardHeader) -> bool {
+    let (positions, games) = shard_paths(dir, name);
+    let found = ShardFile::open(&positions).or_else(|_| ShardFile::open_games(&games));
+    found.is_ok_and(|f| f.header().run == header.run && f.header().generation == header.generation)
+}
+
+/// Makes a data directory consistent after a crash: removes abandoned temporaries (names containing
+/// [`TEMP_MARKER`] that no live writer holds, [`remove_if_abandoned`]), orphan games files (a games file whose
+/// positions file was never renamed into place) and the sources a complete merged shard still has beside it
+/// ([`crate::merge_shards`] killed while deleting them). Returns the removed paths, sorted. Followers may go on
+/// writing meanwhile: their temporaries are locked, and a games file counts as an orphan only once it has been
+/// left for [`zero_games::files::ABANDONED_AFTER`] (a live writer renames its positions file right after it).
 pub fn clean_incomplete(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
     for entry in fs::read_dir(dir)? {
-        let path = entry?.path();
+        let entry = entry?;
+        let path = entry.path();
         let Some(file_name) = path.file_name().and_then(OsStr::to_str) else {
             continue;
         };
-        let orphan = file_name
-            .strip_suffix(GAMES_SUFFIX)
-            .is_some_and(|name| !dir.join(format!("{name}{POSITIONS_SUFFIX}")).exists());
-        if file_name.contains(TEMP_MARKER) || orphan {
+        if file_name.contains(TEMP_MARKER) {
+            if remove_if_abandoned(&path)? {
+                removed.push(path);
+            }
+            continue;
+        }
+        // Aged first, then looked for: a positions file renamed meanwhile is seen.
+        let orphan = file_name.ends_with(GAMES_SUFFIX) && left_alone(&entry)? && {
+            let name = &file_name[..file_name.len() - GAMES_SUFFIX.len()];
+            !dir.join(format!("{name}{POSITIONS_SUFFIX}")).exists()
+        };
+        if orphan {
             fs::remove_file(&path)?;
             removed.push(path);
         }
@@ -203,4 +224,10 @@ pub fn clean_incomplete(dir: &Path) -> io::Result<Vec<PathBuf>> {
     removed.extend(remove_merged_sources(dir)?);
     removed.sort();
     Ok(removed)
+}
+
+/// Whether a file has not changed for [`ABANDONED_AFTER`].
+fn left_alone(entry: &fs::DirEntry) -> io::Result<bool> {
+    let modified = entry.metadata()?.modified()?;
+    Ok(modified.elapsed().is_ok_and(|age| age >= ABANDONED_AFTER))
 }

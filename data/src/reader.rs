@@ -201,7 +201,7 @@ impl ShardFile {
             let full_search = c.boolean(FULL_SEARCH)?;
             let simulations = c.primitive::<UInt32Type>(SIMULATIONS)?;
             for i in 0..batch.num_rows() {
-                records.push(PositionRecord {
+                let record = PositionRecord {
                     game_id: game_id.value(i).to_string(),
                     ply: ply.value(i),
                     step: step.value(i),
@@ -216,7 +216,16 @@ impl ShardFile {
                     plies_to_end: plies_to_end.value(i),
                     full_search: full_search.value(i),
                     simulations: simulations.value(i),
-                });
+                };
+                record
+                    .values()
+                    .check(self.header.action_space)
+                    .map_err(|reason| DataError::BadRow {
+                        path: self.path.clone(),
+                        row: records.len(),
+                        reason,
+                    })?;
+                records.push(record);
             }
         }
         Ok(records)

@@ -35,6 +35,19 @@ pub struct PositionRecord {
     pub simulations: u32,
 }
 
+impl PositionRecord {
+    /// The values the trainer uses, to be checked.
+    pub(crate) fn values(&self) -> RowValues<'_> {
+        RowValues {
+            legal_actions: &self.legal_actions,
+            policy_actions: &self.policy_actions,
+            policy_probs: &self.policy_probs,
+            root_value: self.root_value,
+            result: self.result,
+        }
+    }
+}
+
 /// One finished game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
@@ -72,6 +85,57 @@ impl ShardHeader {
     }
 }
 
+/// The values of one position row that the trainer turns into tensors, checked by the writer before a row is
+/// stored and by every reader after it is decoded: a shard damaged or edited outside zero must not reach the
+/// network as a NaN, a target outside [-1, 1] or an index past its policy head.
+pub(crate) struct RowValues<'a> {
+    pub legal_actions: &'a [u16],
+    pub policy_actions: &'a [u16],
+    pub policy_probs: &'a [f32],
+    pub root_value: f32,
+    pub result: f32,
+}
+
+/// Slack on the sum of a row's policy probabilities: they are single floats summed from visit counts.
+const POLICY_SUM_SLACK: f64 = 1e-3;
+
+impl RowValues<'_> {
+    /// Why the row cannot be trained on, or `Ok` when it can.
+    pub(crate) fn check(&self, action_space: u32) -> Result<(), String> {
+        if self.policy_actions.len() != self.policy_probs.len() {
+            return Err(format!(
+                "{} policy actions but {} probabilities",
+                self.policy_actions.len(),
+                self.policy_probs.len()
+            ));
+        }
+        if let Some(a) = self
+            .legal_actions
+            .iter()
+            .chain(self.policy_actions)
+            .find(|&&a| u32::from(a) >= action_space)
+        {
+            return Err(format!("action {a} outside the action space of {action_space}"));
+        }
+        for (name, v) in [("result", self.result), ("root value", self.root_value)] {
+            if !(-1.0..=1.0).contains(&v) {
+                return Err(format!("{name} {v} is not a number in [-1, 1]"));
+            }
+        }
+        let mut total = 0.0f64;
+        for &p in self.policy_probs {
+            if !(0.0..=1.0).contains(&p) {
+                return Err(format!("policy probability {p} is not a number in [0, 1]"));
+            }
+            total += f64::from(p);
+        }
+        if total > 1.0 + POLICY_SUM_SLACK {
+            return Err(format!("policy probabilities sum to {total}, above 1"));
+        }
+        Ok(())
+    }
+}
+
 /// Quantizes network input planes to bytes: `round(v * 255)`. Plane values are in [0, 1] (binary planes and
 /// normalized counters), so one byte keeps binary planes exact and counters to 1/255; values outside are clamped.
 pub fn quantize(planes: &[f32]) -> Vec<u8> {
@@ -101,6 +165,51 @@ pub fn dequantize(bytes: &[u8], out: &mut [f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn row<'a>(actions: &'a [u16], probs: &'a [f32], value: f32) -> RowValues<'a> {
+        RowValues {
+            legal_actions: actions,
+            policy_actions: actions,
+            policy_probs: probs,
+            root_value: value,
+            result: value,
+        }
+    }
+
+    #[test]
+    fn a_row_is_refused_for_each_value_the_trainer_cannot_use() {
+        assert_eq!(row(&[0, 9], &[0.25, 0.75], -1.0).check(10), Ok(()));
+        let refused = [
+            (
+                row(&[0, 10], &[0.5, 0.5], 0.0),
+                "action 10 outside the action space of 10",
+            ),
+            (row(&[0, 1], &[0.5], 0.0), "2 policy actions but 1 probabilities"),
+            (row(&[0], &[1.0], f32::NAN), "result NaN is not a number in [-1, 1]"),
+            (row(&[0], &[1.0], 5.0), "result 5 is not a number in [-1, 1]"),
+            (
+                row(&[0], &[f32::NAN], 0.0),
+                "policy probability NaN is not a number in [0, 1]",
+            ),
+            (
+                row(&[0], &[-0.5], 0.0),
+                "policy probability -0.5 is not a number in [0, 1]",
+            ),
+            (
+                row(&[0, 1], &[0.75, 0.75], 0.0),
+                "policy probabilities sum to 1.5, above 1",
+            ),
+        ];
+        for (values, reason) in refused {
+            assert_eq!(values.check(10), Err(reason.to_string()));
+        }
+        let mut root = row(&[0], &[1.0], 0.0);
+        root.root_value = f32::INFINITY;
+        assert_eq!(
+            root.check(10),
+            Err("root value inf is not a number in [-1, 1]".to_string())
+        );
+    }
 
     #[test]
     fn quantization_keeps_binary_planes_exact_and_counters_to_half_a_step() {

@@ -11,7 +11,7 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use crate::error::DataError;
 use crate::reader::{Columns, InputColumn, ListColumn, READ_BATCH_ROWS, ShardFile, ShardSet};
-use crate::records::ShardHeader;
+use crate::records::{RowValues, ShardHeader};
 use crate::schema::{ShardSpec, position_columns};
 
 /// How many of the newest positions the trainer samples from.
@@ -261,6 +261,8 @@ pub struct SampleStream {
 struct PieceReader {
     slice: usize,
     batches: Box<dyn Iterator<Item = Result<RecordBatch, DataError>>>,
+    /// The file row of the next batch's first row, to name a bad row.
+    next_file_row: usize,
     /// The decoded rows of the current batch not yet handed to the buffer.
     rows: std::vec::IntoIter<TrainingSample>,
 }
@@ -367,8 +369,10 @@ impl SampleStream {
             match reader.batches.next() {
                 Some(Ok(batch)) => {
                     let slice = reader.slice;
-                    let (path, input_len) = (&self.slices[slice].path, self.slices[slice].header.input_len());
-                    match samples_of(path, &batch, input_len) {
+                    let first_row = reader.next_file_row;
+                    reader.next_file_row += batch.num_rows();
+                    let (path, header) = (&self.slices[slice].path, &self.slices[slice].header);
+                    match samples_of(path, header, &batch, first_row) {
                         Ok(rows) => reader.rows = rows.into_iter(),
                         Err(e) => {
                             self.drop_slice(slice);
@@ -396,10 +400,12 @@ impl SampleStream {
             self.files[slice] = Some(file);
         }
         let file = self.files[slice].as_ref().expect("opened above");
+        let next_file_row = rows.start;
         let batches = file.batches(rows, READ_BATCH_ROWS.min(self.capacity), &SAMPLE_COLUMNS)?;
         Ok(PieceReader {
             slice,
             batches: Box::new(batches),
+            next_file_row,
             rows: Vec::new().into_iter(),
         })
     }
@@ -444,12 +450,18 @@ impl Iterator for SampleStream {
     }
 }
 
-/// Decodes a batch into samples, looking each column up once.
-fn samples_of(path: &Path, batch: &RecordBatch, input_len: usize) -> Result<Vec<TrainingSample>, DataError> {
+/// Decodes a batch into samples, looking each column up once, and checks each row's values (`first_row` is the
+/// batch's first row in the file, to name a bad one).
+fn samples_of(
+    path: &Path,
+    header: &ShardHeader,
+    batch: &RecordBatch,
+    first_row: usize,
+) -> Result<Vec<TrainingSample>, DataError> {
     use position_columns::*;
     let c = Columns { path, batch };
     let full_search = c.boolean(FULL_SEARCH)?;
-    let inputs = InputColumn::new(&c, input_len)?;
+    let inputs = InputColumn::new(&c, header.input_len())?;
     let legal = ListColumn::<UInt16Type>::new(&c, LEGAL_ACTIONS)?;
     let policy_actions = ListColumn::<UInt16Type>::new(&c, POLICY_ACTIONS)?;
     let policy_probs = ListColumn::<Float32Type>::new(&c, POLICY_PROBS)?;
@@ -464,7 +476,7 @@ fn samples_of(path: &Path, batch: &RecordBatch, input_len: usize) -> Result<Vec<
             } else {
                 (Vec::new(), Vec::new())
             };
-            Ok(TrainingSample {
+            let sample = TrainingSample {
                 input: inputs.row(row).to_vec(),
                 legal_actions: legal.row(row)?.to_vec(),
                 has_policy,
@@ -473,7 +485,20 @@ fn samples_of(path: &Path, batch: &RecordBatch, input_len: usize) -> Result<Vec<
                 root_value: root_value.value(row),
                 result: result.value(row),
                 plies_to_end: plies_to_end.value(row),
-            })
+            };
+            let values = RowValues {
+                legal_actions: &sample.legal_actions,
+                policy_actions: &sample.policy_actions,
+                policy_probs: &sample.policy_probs,
+                root_value: sample.root_value,
+                result: sample.result,
+            };
+            values.check(header.action_space).map_err(|reason| DataError::BadRow {
+                path: path.to_path_buf(),
+                row: first_row + row,
+                reason,
+            })?;
+            Ok(sample)
         })
         .collect()
 }

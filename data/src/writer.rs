@@ -158,26 +158,10 @@ impl ShardWriter {
                 self.header.input_len()
             ));
         }
-        if p.policy_actions.len() != p.policy_probs.len() {
-            return Err(format!(
-                "{} policy actions but {} probabilities",
-                p.policy_actions.len(),
-                p.policy_probs.len()
-            ));
-        }
         if p.side_to_move > 1 {
             return Err(format!("side to move {}", p.side_to_move));
         }
-        let space = self.header.action_space;
-        if let Some(a) = p
-            .legal_actions
-            .iter()
-            .chain(&p.policy_actions)
-            .find(|&&a| u32::from(a) >= space)
-        {
-            return Err(format!("action {a} outside the action space of {space}"));
-        }
-        Ok(())
+        p.values().check(self.header.action_space)
     }
 
     /// Writes the games file, then the positions file (which marks the shard complete), each atomically.

@@ -149,12 +149,25 @@ fn temporaries_and_orphans_are_cleaned_and_never_listed() {
     // A worker killed after its games file was renamed but before its positions file was.
     let orphan = write_shard(d, "orphan", 1, &[3], 0);
     fs::remove_file(&orphan.positions_path).unwrap();
+    aged(&orphan.games_path);
     // Workers killed mid-write.
-    let temporaries = [d.join("x.parquet.zero-tmp-123"), d.join("x.games.parquet.zero-tmp-123")];
+    let temporaries = [
+        d.join("x.parquet.zero-tmp-123-0"),
+        d.join("x.games.parquet.zero-tmp-123-1"),
+    ];
     for t in &temporaries {
         fs::write(t, b"half a file").unwrap();
+        aged(t);
     }
     fs::write(d.join("notes.txt"), b"not data").unwrap();
+    // What live writers have in hand is left alone: a locked temporary, however old, and a games file renamed a
+    // moment ago whose positions file is on its way.
+    let live = d.join("y.parquet.zero-tmp-456-0");
+    let writer = File::create(&live).unwrap();
+    writer.lock().unwrap();
+    aged(&live);
+    let fresh = write_shard(d, "fresh", 2, &[3], 0);
+    fs::remove_file(&fresh.positions_path).unwrap();
 
     let names: Vec<_> = ShardSet::scan(d)
         .unwrap()
@@ -171,7 +184,18 @@ fn temporaries_and_orphans_are_cleaned_and_never_listed() {
     expected.sort();
     assert_eq!(clean_incomplete(d).unwrap(), expected);
     assert!(kept.positions_path.exists() && kept.games_path.exists() && d.join("notes.txt").exists());
+    assert!(live.exists() && fresh.games_path.exists());
     assert_eq!(clean_incomplete(d).unwrap(), Vec::<std::path::PathBuf>::new());
+    // Once its writer is gone, the temporary goes too.
+    drop(writer);
+    assert_eq!(clean_incomplete(d).unwrap(), [live]);
+}
+
+/// Dates a file 20 s back: older than a live writer leaves its files unfinished.
+fn aged(path: &std::path::Path) {
+    let file = File::options().write(true).open(path).unwrap();
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(20);
+    file.set_modified(past).unwrap();
 }
 
 #[test]
@@ -183,4 +207,138 @@ fn a_header_made_from_a_spec_satisfies_it() {
         ("run-x", 7, "gen-0007")
     );
     assert_eq!(ShardSpec::of(&header), spec);
+}
+
+/// Rewrites a positions file with column `name` changed by `edit`, keeping its zero metadata: a shard damaged or
+/// edited outside zero, which zero's own writer refuses to produce.
+fn edit_column(path: &std::path::Path, name: &str, edit: impl Fn(&dyn arrow_array::Array) -> arrow_array::ArrayRef) {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
+    let metadata: Vec<KeyValue> = builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .unwrap()
+        .iter()
+        .filter(|kv| kv.key != "ARROW:schema")
+        .cloned()
+        .collect();
+    let batches: Vec<arrow_array::RecordBatch> = builder.build().unwrap().map(Result::unwrap).collect();
+    let properties = WriterProperties::builder()
+        .set_key_value_metadata(Some(metadata))
+        .build();
+    let mut writer = ArrowWriter::try_new(File::create(path).unwrap(), batches[0].schema(), Some(properties)).unwrap();
+    for batch in batches {
+        let index = batch.schema().index_of(name).unwrap();
+        let mut columns = batch.columns().to_vec();
+        columns[index] = edit(columns[index].as_ref());
+        writer
+            .write(&arrow_array::RecordBatch::try_new(batch.schema(), columns).unwrap())
+            .unwrap();
+    }
+    writer.close().unwrap();
+}
+
+/// A change to one column of a file.
+type ColumnEdit = Box<dyn Fn(&dyn arrow_array::Array) -> arrow_array::ArrayRef>;
+
+/// A float column with row `row` set to `value`.
+fn float_at(row: usize, value: f32) -> impl Fn(&dyn arrow_array::Array) -> arrow_array::ArrayRef {
+    move |column| {
+        let mut values = column
+            .as_any()
+            .downcast_ref::<arrow_array::Float32Array>()
+            .unwrap()
+            .values()
+            .to_vec();
+        values[row] = value;
+        Arc::new(arrow_array::Float32Array::from(values))
+    }
+}
+
+/// A list column of `T` with its first child value set to `value`.
+fn first_child<T: arrow_array::ArrowPrimitiveType>(
+    value: T::Native,
+) -> impl Fn(&dyn arrow_array::Array) -> arrow_array::ArrayRef {
+    move |column| {
+        let list = column.as_any().downcast_ref::<arrow_array::ListArray>().unwrap();
+        let children = list.values().as_any().downcast_ref::<arrow_array::PrimitiveArray<T>>();
+        let mut values = children.unwrap().values().to_vec();
+        values[0] = value;
+        let (field, offsets, _, nulls) = list.clone().into_parts();
+        let children = arrow_array::PrimitiveArray::<T>::from_iter_values(values);
+        Arc::new(arrow_array::ListArray::new(field, offsets, Arc::new(children), nulls))
+    }
+}
+
+#[test]
+fn a_shard_with_values_the_trainer_cannot_use_is_refused_naming_the_file_row_and_value() {
+    let cases: [(&str, ColumnEdit, &str); 4] = [
+        (
+            "result",
+            Box::new(float_at(3, f32::NAN)),
+            "row 3: result NaN is not a number in [-1, 1]",
+        ),
+        (
+            "result",
+            Box::new(float_at(5, 5.0)),
+            "row 5: result 5 is not a number in [-1, 1]",
+        ),
+        (
+            "root_value",
+            Box::new(float_at(0, f32::INFINITY)),
+            "row 0: root value inf",
+        ),
+        (
+            "legal_actions",
+            Box::new(first_child::<arrow_array::types::UInt16Type>(u16::MAX)),
+            "row 0: action 65535 outside the action space",
+        ),
+    ];
+    for (column, edit, reason) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let good = write_shard(dir.path(), "good", 0, &[12], 20);
+        let bad = write_shard(dir.path(), "bad", 1, &[12], 10);
+        edit_column(&bad.positions_path, column, edit);
+        let err = read_shard(&bad.positions_path).unwrap_err();
+        assert!(matches!(err, DataError::BadRow { .. }), "{err}");
+        let message = err.to_string();
+        assert!(message.contains("bad.parquet") && message.contains(reason), "{message}");
+
+        // The trainer's stream reports the shard once and goes on with the good one.
+        let set = ShardSet::scan(dir.path()).unwrap();
+        let rule = zero_data::WindowRule::Fixed { positions: 1000 };
+        let (index, errors) = zero_data::ReplayIndex::build(&set, &rule, None);
+        assert!(errors.is_empty(), "the footer is intact: {errors:?}");
+        let config = zero_data::ReplayConfig {
+            window: rule,
+            samples_per_position: 1.0,
+            shuffle_buffer: 8,
+            seed: 3,
+        };
+        let drawn = zero_data::SampleStream::new(&index, &config).draw(40).unwrap();
+        assert_eq!(drawn.skipped.len(), 1, "{:?}", drawn.skipped);
+        assert!(drawn.skipped[0].to_string().contains(reason), "{}", drawn.skipped[0]);
+        assert_eq!(drawn.skipped[0].path(), bad.positions_path);
+        assert!(
+            drawn
+                .samples
+                .iter()
+                .all(|s| s.result.is_finite() && s.root_value.is_finite())
+        );
+        assert_eq!(good.positions, 12);
+    }
+}
+
+#[test]
+fn policy_probabilities_that_are_not_a_distribution_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write_shard(dir.path(), "probs", 0, &[12], 0);
+    // Row 0 of the common shard searched fully (its policy lists are not empty).
+    edit_column(
+        &bad.positions_path,
+        "policy_probs",
+        first_child::<arrow_array::types::Float32Type>(f32::NAN),
+    );
+    let message = read_shard(&bad.positions_path).unwrap_err().to_string();
+    assert!(message.contains("policy probability NaN"), "{message}");
 }

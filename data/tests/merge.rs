@@ -155,3 +155,45 @@ fn a_refused_merge_names_the_reason_and_leaves_every_source_in_place() {
     assert!(matches!(err, DataError::AlreadyExists { .. }), "{err}");
     assert!(dir.path().join("c.parquet").exists());
 }
+
+#[test]
+fn a_merged_shard_deletes_only_sources_of_its_own_run_and_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = three_shards(dir.path());
+    merge_shards(dir.path(), "abc-merged", &sources).unwrap();
+    // Shards that bear a listed name but were written for another generation, and another run: the list in the
+    // merged shard's metadata must not reach them.
+    for (name, header) in [
+        (
+            "a",
+            zero_data::ShardHeader {
+                generation: 5,
+                ..small_header()
+            },
+        ),
+        (
+            "b",
+            zero_data::ShardHeader {
+                run: "another-run".into(),
+                ..small_header()
+            },
+        ),
+    ] {
+        let mut writer = ShardWriter::create(dir.path(), name, header.clone()).unwrap();
+        let (game, positions) = common::game(&header, 40, 3);
+        writer.add_game(&game, &positions).unwrap();
+        writer.finish().unwrap();
+    }
+    assert!(clean_incomplete(dir.path()).unwrap().is_empty());
+    assert_eq!(
+        files_in(dir.path()),
+        [
+            "a.games.parquet",
+            "a.parquet",
+            "abc-merged.games.parquet",
+            "abc-merged.parquet",
+            "b.games.parquet",
+            "b.parquet"
+        ]
+    );
+}

@@ -191,12 +191,12 @@ fn a_pass_visits_row_groups_in_random_order_so_a_few_large_shards_mix_in_the_buf
     let dir = tempfile::tempdir().unwrap();
     let header = common::small_header();
     let group = zero_data::ROW_GROUP_ROWS as u32;
-    // Four shards of four row groups each; a row's root value names its shard.
+    // Four shards of four row groups each; a row's root value (a quarter of its shard's number) names its shard.
     for shard in 0..4u32 {
         let mut writer = zero_data::ShardWriter::create(dir.path(), &format!("s{shard}"), header.clone()).unwrap();
         for g in 0..4 {
             let (game, mut positions) = common::game(&header, shard * 10 + g, group);
-            positions.iter_mut().for_each(|p| p.root_value = shard as f32);
+            positions.iter_mut().for_each(|p| p.root_value = shard as f32 / 4.0);
             writer.add_game(&game, &positions).unwrap();
         }
         writer.finish().unwrap();
@@ -216,7 +216,7 @@ fn a_pass_visits_row_groups_in_random_order_so_a_few_large_shards_mix_in_the_buf
         .unwrap();
     let mut per_shard = [0usize; 4];
     for sample in &drawn.samples {
-        per_shard[sample.root_value as usize] += 1;
+        per_shard[(sample.root_value * 4.0) as usize] += 1;
     }
     assert!(
         per_shard.iter().filter(|&&n| n > 0).count() >= 3 && per_shard.iter().all(|&n| n < 3 * group as usize),

@@ -1,5 +1,5 @@
-//! Invariants every [`Game`] must keep, written once for all games: the property tests of each game and the
-//! fuzz targets call these over random playouts.
+//! Invariants every [`Game`] must keep, written once for all games: the property tests of each game call these
+//! over random playouts.
 
 use crate::{ActionList, Game};
 

@@ -1,10 +1,15 @@
 //! The one way zero writes files: to a temporary name beside the target, flushed to disk, then renamed over it.
 //! A process killed at any moment leaves either the old file or the new one, never half of one; leftover
 //! temporaries carry [`TEMP_MARKER`] in their name so that readers skip them and resumes can delete them.
+//! A writer holds an exclusive lock on its temporary until the rename, so that a cleanup by another process
+//! (a run restarting while its followers write into the same directory) can tell a live writer's file from a
+//! dead one's: [`remove_if_abandoned`].
 
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 /// Part of the name of every temporary file zero writes.
 pub const TEMP_MARKER: &str = ".zero-tmp-";
@@ -15,12 +20,28 @@ pub fn is_temporary(path: &Path) -> bool {
         .is_some_and(|n| n.to_string_lossy().contains(TEMP_MARKER))
 }
 
+/// A random 64-bit number, different in every call and in every process (the standard library seeds its hash
+/// keys from the OS's randomness): for names and seeds that must not collide between processes, even ones
+/// with the same PID on different hosts or containers.
+pub fn unique_token() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(CALLS.fetch_add(1, Ordering::Relaxed));
+    hasher.write_u32(std::process::id());
+    hasher.finish()
+}
+
 fn temporary_for(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    path.with_file_name(format!("{name}{TEMP_MARKER}{}", std::process::id()))
+    path.with_file_name(format!(
+        "{name}{TEMP_MARKER}{}-{:016x}",
+        std::process::id(),
+        unique_token()
+    ))
 }
 
 /// Writes the file through `fill`, atomically: `path` appears only once everything was written and synced.
@@ -28,11 +49,13 @@ pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Re
     let tmp = temporary_for(path);
     let result = (|| {
         let mut file = File::create(&tmp)?;
+        // Held until the rename: the mark of a live writer for `remove_if_abandoned`.
+        file.lock()?;
         fill(&mut file)?;
         file.flush()?;
         file.sync_all()?;
-        drop(file);
         fs::rename(&tmp, path)?;
+        drop(file);
         // The rename itself must reach the disk before anyone relies on it.
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
             && let Ok(d) = File::open(dir)
@@ -50,6 +73,38 @@ pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Re
 /// Writes `bytes` to `path` atomically.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_atomically_with(path, |f| f.write_all(bytes))
+}
+
+/// How long a temporary must have been left untouched before a cleanup may take it for abandoned: it covers
+/// the moment between a writer creating its temporary and locking it.
+pub const ABANDONED_AFTER: Duration = Duration::from_secs(10);
+
+/// Removes the temporary `path` if its writer is gone: no process holds its lock and it has not changed for
+/// [`ABANDONED_AFTER`]. Returns whether it was removed; a file already gone counts as not removed.
+pub fn remove_if_abandoned(path: &Path) -> io::Result<bool> {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    let recent = file
+        .metadata()?
+        .modified()?
+        .elapsed()
+        .map_or(true, |age| age < ABANDONED_AFTER);
+    if recent {
+        return Ok(false);
+    }
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(fs::TryLockError::WouldBlock) => return Ok(false),
+        Err(fs::TryLockError::Error(e)) => return Err(e),
+    }
+    match fs::remove_file(path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 #[cfg(test)]
@@ -73,6 +128,44 @@ mod tests {
         let names: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         assert_eq!(names, vec![path.clone()]);
         assert!(is_temporary(&temporary_for(&path)) && !is_temporary(&path));
+        assert_ne!(
+            temporary_for(&path),
+            temporary_for(&path),
+            "every write has its own temporary"
+        );
         fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// Dates a file `ABANDONED_AFTER` and a second into the past.
+    fn age(path: &Path) {
+        let file = File::options().write(true).open(path).unwrap();
+        file.set_modified(std::time::SystemTime::now() - ABANDONED_AFTER - Duration::from_secs(1))
+            .unwrap();
+    }
+
+    #[test]
+    fn only_a_temporary_whose_writer_is_gone_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let dead = dir.path().join("a.bin.zero-tmp-1-0");
+        fs::write(&dead, b"half").unwrap();
+        assert!(
+            !remove_if_abandoned(&dead).unwrap(),
+            "too recent: its writer may be about to lock it"
+        );
+        age(&dead);
+        assert!(remove_if_abandoned(&dead).unwrap());
+        assert!(!dead.exists());
+        assert!(!remove_if_abandoned(&dead).unwrap(), "already gone");
+
+        // A live writer's temporary, locked as write_atomically_with locks it (another open file description
+        // of the same process conflicts like another process's).
+        let live = dir.path().join("b.bin.zero-tmp-1-0");
+        let writer = File::create(&live).unwrap();
+        writer.lock().unwrap();
+        age(&live);
+        assert!(!remove_if_abandoned(&live).unwrap());
+        assert!(live.exists());
+        drop(writer);
+        assert!(remove_if_abandoned(&live).unwrap());
     }
 }

@@ -97,8 +97,19 @@ impl NetworkConfig {
                 self.se_ratio, self.channels
             ));
         }
-        if self.blocks > 64 || self.channels > 1024 {
-            return Err("network larger than 64 blocks or 1024 channels is not supported".to_string());
+        // Upper bounds, so that a typo or an edited checkpoint is refused here instead of allocating gigabytes.
+        let bounded = [
+            ("blocks", self.blocks as i64, 64),
+            ("channels", self.channels, 1024),
+            ("se_ratio", self.se_ratio, 1024),
+            ("policy_channels", self.policy_channels, 256),
+            ("value_channels", self.value_channels, 256),
+            ("value_hidden", self.value_hidden, 4096),
+        ];
+        for (name, v, max) in bounded {
+            if v > max {
+                return Err(format!("network.{name} must be at most {max}, got {v}"));
+            }
         }
         Ok(())
     }

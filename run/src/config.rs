@@ -442,4 +442,43 @@ mod tests {
         let bad_rules = set(&["rules=[\"max_plies=x\"]"]).unwrap_err();
         assert!(format!("{bad_rules:#}").contains("max_plies"), "{bad_rules:#}");
     }
+
+    #[test]
+    fn sizes_that_would_exhaust_memory_are_refused_by_name_before_anything_runs() {
+        let text = "game = \"bashni\"\n";
+        for (key, value, expected) in [
+            (
+                "selfplay.workers",
+                "100000",
+                "selfplay.workers: must be within [1, 256], got 100000",
+            ),
+            (
+                "selfplay.games_in_flight",
+                "1000000",
+                "selfplay.games_in_flight: must be within [1, 4096]",
+            ),
+            (
+                "selfplay.leaves_per_game",
+                "0",
+                "selfplay.leaves_per_game: must be within [1, 64], got 0",
+            ),
+            (
+                "selfplay.search.simulations",
+                "4000000000",
+                "selfplay.search.simulations: must be within [1, 1000000]",
+            ),
+            (
+                "selfplay.cheap_simulations",
+                "2000000",
+                "selfplay.cheap_simulations: must be within [1, 1000000]",
+            ),
+        ] {
+            let overrides = vec![format!("{key}={value}")];
+            let err = format!(
+                "{:#}",
+                RunConfig::parse_with_overrides(text, "t.toml", &overrides).unwrap_err()
+            );
+            assert!(err.contains(expected), "{key}: {err}");
+        }
+    }
 }

@@ -112,7 +112,8 @@ impl RunDir {
         Ok(dir)
     }
 
-    /// Removes what a killed process left half-written: temporaries everywhere and orphaned shard halves.
+    /// Removes what a killed process left half-written: abandoned temporaries everywhere (a live follower's are
+    /// locked and kept) and orphaned shard halves.
     fn clean_leftovers(&self) -> Result<()> {
         let removed = zero_data::clean_incomplete(&self.data_dir()).context("cleaning the data directory")?;
         let mut count = removed.len();
@@ -131,8 +132,8 @@ impl RunDir {
         }
         for sub in dirs {
             for entry in std::fs::read_dir(&sub)?.flatten() {
-                if zero_games::files::is_temporary(&entry.path()) {
-                    std::fs::remove_file(entry.path())?;
+                let path = entry.path();
+                if zero_games::files::is_temporary(&path) && zero_games::files::remove_if_abandoned(&path)? {
                     count += 1;
                 }
             }
@@ -205,17 +206,21 @@ impl RunDir {
             .with_context(|| format!("writing {}", path.display()))
     }
 
-    /// Appends one JSON line (a torn last line from a kill is skipped by readers).
+    /// Appends one JSON line. A torn last line (a kill or a full disk while appending) is cut off first, so that
+    /// it never ends up buried under later lines where readers would take it for damage.
     pub fn append_line(path: &Path, value: &impl Serialize) -> Result<()> {
         let mut file = std::fs::OpenOptions::new()
             .create(true)
+            .read(true)
             .append(true)
             .open(path)
             .with_context(|| format!("opening {}", path.display()))?;
+        cut_torn_tail(&file).with_context(|| format!("cutting the torn last line of {}", path.display()))?;
         let mut line = serde_json::to_string(value)?;
         line.push('\n');
-        file.write_all(line.as_bytes())?;
-        file.sync_data()?;
+        file.write_all(line.as_bytes())
+            .and_then(|()| file.sync_data())
+            .with_context(|| format!("appending to {}", path.display()))?;
         Ok(())
     }
 
@@ -355,6 +360,48 @@ pub fn newest_checkpoint(run_dir: &Path) -> Result<PathBuf> {
     }
 }
 
+/// Cuts a torn last line (one without its newline) off the JSONL file `path`; returns whether there was one.
+pub fn cut_torn_last_line(path: &Path) -> Result<bool> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    cut_torn_tail(&file).with_context(|| format!("cutting the torn last line of {}", path.display()))
+}
+
+fn cut_torn_tail(file: &File) -> std::io::Result<bool> {
+    let complete = complete_lines_len(file)?;
+    let torn = complete < file.metadata()?.len();
+    if torn {
+        file.set_len(complete)?;
+        file.sync_data()?;
+    }
+    Ok(torn)
+}
+
+/// The length of a file's complete lines: up to and including its last newline (0 when it has none).
+fn complete_lines_len(file: &File) -> std::io::Result<u64> {
+    use std::os::unix::fs::FileExt;
+    const CHUNK: u64 = 64 * 1024;
+    let mut end = file.metadata()?.len();
+    let mut last = [0u8];
+    if end == 0 || (file.read_exact_at(&mut last, end - 1).is_ok() && last[0] == b'\n') {
+        return Ok(end);
+    }
+    let mut buffer = vec![0u8; CHUNK as usize];
+    while end > 0 {
+        let start = end.saturating_sub(CHUNK);
+        let chunk = &mut buffer[..(end - start) as usize];
+        file.read_exact_at(chunk, start)?;
+        if let Some(i) = chunk.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,5 +421,32 @@ mod tests {
         ] {
             assert_eq!(own_selfplay_shard_generation(other), None, "{other}");
         }
+    }
+
+    #[test]
+    fn a_torn_last_line_is_cut_before_the_next_append_and_never_buried() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("metrics.jsonl");
+        RunDir::append_line(&path, &serde_json::json!({"step": 1})).unwrap();
+        // A kill (or a full disk) in the middle of the second line.
+        let mut file = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"{\"step\": 2, \"lo").unwrap();
+        RunDir::append_line(&path, &serde_json::json!({"step": 3})).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"step\":1}\n{\"step\":3}\n");
+        let rows: Vec<serde_json::Value> = crate::summary::read_jsonl(&path).unwrap();
+        assert_eq!(rows.len(), 2);
+
+        // A file that is one torn line, longer than the chunk the search reads at a time.
+        std::fs::write(&path, vec![b'x'; 200_000]).unwrap();
+        RunDir::append_line(&path, &serde_json::json!({"step": 4})).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"step\":4}\n");
+        // A torn line after a long complete one.
+        let long = format!("{{\"pad\":\"{}\"}}\n", "y".repeat(150_000));
+        std::fs::write(&path, format!("{long}{{\"torn")).unwrap();
+        RunDir::append_line(&path, &serde_json::json!({"step": 5})).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{long}{{\"step\":5}}\n")
+        );
     }
 }

@@ -253,24 +253,33 @@ pub(crate) fn entrant<G: Registered>(config: &RunConfig, dir: &RunDir, generatio
 /// Every evaluation game of a run: the `.jsonl` files under `games/` and one level of folders below it
 /// (runs made before pairings had files of their own kept one `gen-NNNN.jsonl` per generation; they count too).
 pub fn read_pool(games_dir: &Path) -> Result<Vec<MatchRecord>> {
+    std::fs::read_dir(games_dir).with_context(|| format!("reading {}", games_dir.display()))?;
+    let mut records = Vec::new();
+    for file in jsonl_files(games_dir) {
+        records.extend(zero_arena::records::read_jsonl(&file)?);
+    }
+    Ok(records)
+}
+
+/// The finished `.jsonl` files of `dir` and of its folders one level down, sorted (none if it cannot be read).
+pub fn jsonl_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for entry in std::fs::read_dir(games_dir).with_context(|| format!("reading {}", games_dir.display()))? {
-        let path = entry?.path();
+    for path in std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()) {
         if path.is_dir() {
-            for inner in std::fs::read_dir(&path).with_context(|| format!("reading {}", path.display()))? {
-                files.push(inner?.path());
-            }
+            files.extend(
+                std::fs::read_dir(&path)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|e| e.path()),
+            );
         } else {
             files.push(path);
         }
     }
     files.retain(|p| p.extension().is_some_and(|e| e == "jsonl") && !zero_games::files::is_temporary(p));
     files.sort();
-    let mut records = Vec::new();
-    for file in files {
-        records.extend(zero_arena::records::read_jsonl(&file)?);
-    }
-    Ok(records)
+    files
 }
 
 /// A player's name as part of a file name: letters, digits, `.` and `-` kept, anything else `_`.

@@ -33,6 +33,9 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // This follower's own token: its games and shard names differ from every other follower's, even one with
+    // the same PID on the same host name (containers).
+    let instance = zero_games::files::unique_token();
     for round in 0u64.. {
         let state = RunDir::read_state(run_dir)?;
         if state.generation >= config.run.generations {
@@ -56,16 +59,17 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
         } else {
             1.0
         };
-        sp.seed = zero_selfplay::derive_seed(options.seed.unwrap_or(sp.seed) ^ std::process::id() as u64, round);
+        sp.seed = zero_selfplay::derive_seed(options.seed.unwrap_or(sp.seed) ^ instance, round);
         let job = PlayJob {
             config: &sp,
             model: &model,
             games: options.games_per_batch.max(1),
             out: &run_dir.join("data"),
             prefix: format!(
-                "{}follow-{host}-{}-{round:05}",
+                "{}follow-{host}-{}-{:08x}-{round:05}",
                 shard_prefix(generation),
-                std::process::id()
+                std::process::id(),
+                instance as u32
             ),
             games_per_shard: 1,
             run: &run_name,

@@ -11,10 +11,12 @@
 //! - [`gate`]: the optional SPRT gate that decides which network self-play uses.
 //! - [`follow`]: extra self-play processes joining a run (`zero selfplay --follow`).
 //! - [`summary`]: what the run records of each generation; [`report`]: its plots and HTML page.
+//! - [`check`]: `zero check`, a run directory verified file by file and repaired where that is safe.
 //!
 //! Dependencies point one way: [`run_loop`] uses the phases, which use [`dir`], [`config`] and [`summary`];
 //! [`report`] reads only the records. See `docs/run.md`.
 
+pub mod check;
 pub mod config;
 pub mod dir;
 pub mod evaluate;

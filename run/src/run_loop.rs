@@ -227,32 +227,47 @@ impl<G: Registered> Generation<'_, G> {
         {
             earlier.push(pending.clone());
         }
-        let mut selfplay = SelfPlayRun::default();
-        let mut phases = PhaseTimes::default();
+        // Each phase's results go into the state's pending summary as the phase ends, so that a kill in a later
+        // phase loses none of them.
+        let fresh_summary = |data: &GenerationGames| {
+            let (selfplay, training) = (SelfPlayRun::default(), TrainingRun::default());
+            summarize(g + 1, data, selfplay, training, PhaseTimes::default(), &earlier)
+        };
         if state.phase == Phase::Selfplay {
             let watch = Stopwatch::start();
             let network = state.selfplay_network.unwrap_or(g);
-            selfplay = match state.pending.take() {
+            let selfplay = match state.pending.take() {
                 Some(pending) => self.selfplay_beside_evaluation(g, network, &earlier, pending)?,
                 None => self.selfplay(g, network, &earlier)?,
             };
-            phases.selfplay = Some(watch.stop());
+            let phases = PhaseTimes {
+                selfplay: Some(watch.stop()),
+                ..PhaseTimes::default()
+            };
+            let data = self.dir.generation_data(g)?;
+            state.pending = Some(summarize(
+                g + 1,
+                &data,
+                selfplay,
+                TrainingRun::default(),
+                phases,
+                &earlier,
+            ));
             save(state, Phase::Train)?;
         }
         let data = self.dir.generation_data(g)?;
         if state.phase == Phase::Train {
             let watch = Stopwatch::start();
             let training = self.train(g, data.positions)?;
-            phases.train = Some(watch.stop());
-            let summary = summarize(g + 1, &data, selfplay, training, phases, &earlier);
+            // Runs from before the state kept self-play's results, resumed here, have none to add to.
+            let mut summary = state.pending.take().unwrap_or_else(|| fresh_summary(&data));
+            summary.train_steps = training.steps;
+            summary.losses = training.losses;
+            summary.phases.train = Some(watch.stop());
             state.pending = Some(summary);
             save(state, Phase::Evaluate)?;
         }
-        // A run from before the state kept the summary, resumed here, lost what its self-play and training measured.
-        let mut summary = state.pending.take().unwrap_or_else(|| {
-            let (selfplay, training) = (SelfPlayRun::default(), TrainingRun::default());
-            summarize(g + 1, &data, selfplay, training, PhaseTimes::default(), &earlier)
-        });
+        let mut summary = state.pending.take().unwrap_or_else(|| fresh_summary(&data));
         let watch = Stopwatch::start();
         let beside = self.evaluation_beside_selfplay(g + 1);
         if !beside {
@@ -280,9 +295,17 @@ impl<G: Registered> Generation<'_, G> {
         run.eval_beside_selfplay && !run.gate && run.eval_games > 0 && network < run.generations
     }
 
-    /// Appends a finished network's summary to `generations.jsonl` and prints it.
+    /// Appends a finished network's summary to `generations.jsonl` and prints it, once: a session killed after
+    /// recording it but before saving the state that says so is resumed without a second line.
     fn record(&self, summary: &GenerationSummary) -> Result<()> {
-        RunDir::append_line(&self.dir.generations_path(), summary)?;
+        let path = self.dir.generations_path();
+        if read_generations(&path)?
+            .iter()
+            .any(|s| s.generation == summary.generation)
+        {
+            return Ok(());
+        }
+        RunDir::append_line(&path, summary)?;
         print_summary(summary);
         Ok(())
     }

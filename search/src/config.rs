@@ -34,6 +34,9 @@ pub const PLAY_LEAF_BATCH: u32 = 32;
 /// The largest leaf batch a config may ask for: past a few dozen leaves one search's virtual losses spread it
 /// thin, and the batch's memory is held per search.
 pub const MAX_LEAF_BATCH: u32 = 256;
+/// The most simulations one search may be given: a tree of about a gigabyte, minutes of thinking on a CPU. A
+/// bound, so that no config, spec or protocol line asks for a search that never ends or exhausts memory.
+pub const MAX_SIMULATIONS: u32 = 1_000_000;
 
 /// Search settings. Every field has a default, so a config names only what it changes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -124,8 +127,8 @@ impl SearchConfig {
                 reason: reason.to_string(),
             })
         };
-        if self.simulations == 0 {
-            return fail("simulations", "must be at least 1");
+        if !(1..=MAX_SIMULATIONS).contains(&self.simulations) {
+            return fail("simulations", &format!("must be within [1, {MAX_SIMULATIONS}]"));
         }
         if !(0.0..=1.0).contains(&self.dirichlet_fraction) {
             return fail("dirichlet_fraction", "must be within [0, 1]");

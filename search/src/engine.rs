@@ -13,7 +13,7 @@
 //! network evaluates a batch in little more than the time of one position; a budget of simulations searches leaf
 //! by leaf, so that it is the same search on any machine.
 
-use crate::config::SearchConfig;
+use crate::config::{MAX_SIMULATIONS, SearchConfig};
 use crate::evaluator::Evaluator;
 use crate::search::{GameSearch, search_blocking};
 use crate::tree::{NodeState, ROOT, Tree};
@@ -28,7 +28,8 @@ pub enum Budget {
     /// This many simulations at every action of the move, one leaf per evaluator call whatever the config's
     /// `leaf_batch`: the same search however fast the machine.
     Simulations(u32),
-    /// This long for the whole move: searches in small chunks until the time is spent, evaluating the config's
+    /// This long for the whole move (or until the tree holds [`MAX_SIMULATIONS`] visits): searches in small
+    /// chunks until the time is spent, evaluating the config's
     /// `leaf_batch` leaves per network call. A move of several actions spends it at its first question, whose
     /// tree (kept) covers the later ones; every question searches at least one chunk.
     MoveTime(Duration),
@@ -173,7 +174,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 loop {
                     search_blocking(search, evaluator, config, chunk, false, rng);
                     total += search.completed();
-                    if started.elapsed() >= limit {
+                    // A long move on a fast machine stops at the tree size any search may reach, too.
+                    if started.elapsed() >= limit || search.tree().root().visits >= MAX_SIMULATIONS {
                         return total;
                     }
                 }

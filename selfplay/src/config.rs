@@ -4,6 +4,14 @@
 
 use serde::{Deserialize, Serialize};
 use zero_search::SearchConfig;
+use zero_search::config::MAX_SIMULATIONS;
+
+/// Self-play workers of one process: one per core is the useful number.
+pub const MAX_WORKERS: usize = 256;
+/// Games one worker plays at once (their trees are all in memory).
+pub const MAX_GAMES_IN_FLIGHT: usize = 4096;
+/// Leaves one game adds to each network batch.
+pub const MAX_LEAVES_PER_GAME: usize = 64;
 
 /// Self-play settings. Every field has a default, so a config names only what it changes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -114,8 +122,8 @@ impl SelfPlayConfig {
                 reason: e.reason,
             });
         }
-        if self.cheap_simulations == 0 {
-            return fail("cheap_simulations", "must be at least 1");
+        if !(1..=MAX_SIMULATIONS).contains(&self.cheap_simulations) {
+            return fail("cheap_simulations", &format!("must be within [1, {MAX_SIMULATIONS}]"));
         }
         for (key, p) in [
             ("full_search_prob", self.full_search_prob),
@@ -130,11 +138,16 @@ impl SelfPlayConfig {
         if self.temperature_start < 0.0 || self.temperature_end < 0.0 {
             return fail("temperature_start", "temperatures must not be negative");
         }
-        if self.games_in_flight == 0 || self.leaves_per_game == 0 || self.workers == 0 {
-            return fail(
-                "games_in_flight",
-                "games_in_flight, leaves_per_game and workers must be at least 1",
-            );
+        // Upper bounds too: each worker holds a network and each game in flight a tree, so a typo of a few
+        // zeros must be refused here rather than abort after allocating gigabytes.
+        for (key, value, max) in [
+            ("workers", self.workers, MAX_WORKERS),
+            ("games_in_flight", self.games_in_flight, MAX_GAMES_IN_FLIGHT),
+            ("leaves_per_game", self.leaves_per_game, MAX_LEAVES_PER_GAME),
+        ] {
+            if !(1..=max).contains(&value) {
+                return fail(key, &format!("must be within [1, {max}], got {value}"));
+            }
         }
         if self.games_per_shard == 0 {
             return fail("games_per_shard", "must be at least 1");

@@ -182,7 +182,9 @@ fn uniform_evaluator_games_are_recorded_too() {
         &Progress::default(),
     )
     .unwrap();
+    assert_eq!(sink.games.len(), 2, "both games recorded");
     for (game, positions) in &sink.games {
+        assert!(!positions.is_empty(), "{}: no position recorded", game.game_id);
         check_game::<Bashni>(&rules, game, positions);
     }
 }

@@ -167,14 +167,14 @@ fn bench<G: Encoding>(args: &TrainBenchArgs, config: &RunConfig) -> Result<()> {
     // Bare loop: the same trainer's steps on one batch held on the device.
     let mut bare = Trainer::<G>::new(train.clone(), &config.network, rules.clone(), device)?;
     let batch = one_batch::<G>(&index, &train, device)?;
-    let mut bare_rate = |steps: u64| {
+    let mut bare_rate = |steps: u64| -> Result<f64, zero_train::TrainError> {
         let start = Instant::now();
         for _ in 0..steps {
-            bare.train_batch(&batch);
+            bare.train_batch(&batch)?;
         }
-        (steps as usize * batch_size) as f64 / start.elapsed().as_secs_f64()
+        Ok((steps as usize * batch_size) as f64 / start.elapsed().as_secs_f64())
     };
-    bare_rate(5);
+    bare_rate(5)?;
 
     // Real steps: loader thread, shards on disk, augmentation; the first steps (buffer fill) are not timed.
     let mut real = Trainer::<G>::new(train.clone(), &config.network, rules, device)?;
@@ -195,7 +195,7 @@ fn bench<G: Encoding>(args: &TrainBenchArgs, config: &RunConfig) -> Result<()> {
     // Alternate the two, so that a neighbour's load on the shared machine hits both alike.
     let (mut bare_total, mut real_total) = (0.0, 0.0);
     for round in 0..2 {
-        let b = bare_rate(args.steps);
+        let b = bare_rate(args.steps)?;
         let r = real_rate(args.steps)?;
         println!("round {round}: bare loop {b:.0} samples/s, from shards {r:.0} samples/s");
         bare_total += b;

@@ -43,6 +43,12 @@ pub enum TrainError {
     NoData(PathBuf),
     #[error("the loader thread stopped before the last batch")]
     LoaderStopped,
+    /// Training diverged: nothing of it was applied or saved.
+    #[error(
+        "training diverged at step {step}: {what}; the network was left as it was before that step and not saved \
+         (try a lower train.learning_rate or a smaller train.grad_clip_norm)"
+    )]
+    Diverged { step: u64, what: String },
 }
 
 impl TrainError {

@@ -45,6 +45,8 @@ pub struct Trainer<G: Encoding> {
     net: PolicyValueNet,
     /// Trainable variables, sorted by name (the optimizer's state follows this order).
     params: Vec<(String, Tensor)>,
+    /// The variables that are not trained (batch-norm statistics): a training-mode forward pass moves them.
+    statistics: Vec<Tensor>,
     optimizer: Optimizer,
     scaler: Option<LossScaler>,
     schedule: LrSchedule,
@@ -83,6 +85,7 @@ impl<G: Encoding> Trainer<G> {
         };
         let mut params: Vec<(String, Tensor)> = vs.variables().into_iter().filter(|(_, t)| t.requires_grad()).collect();
         params.sort_by(|a, b| a.0.cmp(&b.0));
+        let statistics = vs.variables().into_values().filter(|t| !t.requires_grad()).collect();
         let optimizer = Optimizer::new(&config, &params);
         Ok(Trainer {
             scaler: config.mixed_precision.then(LossScaler::default),
@@ -94,6 +97,7 @@ impl<G: Encoding> Trainer<G> {
             vs,
             net,
             params,
+            statistics,
             optimizer,
             step: 0,
             generation: 0,
@@ -225,7 +229,7 @@ impl<G: Encoding> Trainer<G> {
             };
             debug_assert_eq!(step, self.step);
             let tensors = batch.to_tensors(input_shape, self.device);
-            let mut metrics = self.train_batch(&tensors);
+            let mut metrics = self.train_batch(&tensors)?;
             metrics.samples_per_sec = batch.size as f64 / clock.elapsed().as_secs_f64().max(1e-9);
             metrics.skipped_shards = std::mem::take(&mut skipped_shards);
             clock = Instant::now();
@@ -235,10 +239,17 @@ impl<G: Encoding> Trainer<G> {
         Ok(())
     }
 
-    /// One optimizer step on a batch already on the device.
-    pub fn train_batch(&mut self, batch: &crate::batch::BatchTensors) -> StepMetrics {
+    /// One optimizer step on a batch already on the device. A loss or gradient that is not finite (a diverging
+    /// network) fails before the optimizer touches the parameters, so the network stays as it was and no
+    /// checkpoint is ever made of NaNs; with loss scaling the step is skipped instead, as overflow is expected.
+    pub fn train_batch(&mut self, batch: &crate::batch::BatchTensors) -> Result<StepMetrics, TrainError> {
         let lr = self.schedule.lr_at(self.step);
         let weights = LossWeights::of(&self.config);
+        // Put back if the step fails: the forward pass below moves the batch-norm statistics.
+        let statistics_before: Vec<Tensor> = match self.scaler {
+            None => self.statistics.iter().map(Tensor::copy).collect(),
+            Some(_) => Vec::new(),
+        };
         let losses = if self.scaler.is_some() {
             tch::autocast(true, || {
                 loss::compute(&self.net.forward(&batch.input, true), batch, weights)
@@ -256,19 +267,28 @@ impl<G: Encoding> Trainer<G> {
                 let params: Vec<Tensor> = self.params.iter().map(|(_, p)| p.shallow_clone()).collect();
                 skipped_overflow = !scaler.unscale(&params);
             }
-            None => losses.total.backward(),
+            None => {
+                let loss = losses.total.double_value(&[]);
+                if !loss.is_finite() {
+                    return Err(self.diverged(format!("the loss is {loss}"), &statistics_before));
+                }
+                losses.total.backward();
+            }
         }
         let mut params: Vec<Tensor> = self.params.iter().map(|(_, p)| p.shallow_clone()).collect();
         let grad_norm = if skipped_overflow {
             f64::NAN
         } else {
             let norm = clip_grad_norm(&params, self.config.grad_clip_norm);
+            if !norm.is_finite() {
+                return Err(self.diverged(format!("the gradient norm is {norm}"), &statistics_before));
+            }
             self.optimizer.step(&mut params, lr);
             norm
         };
         self.step += 1;
         self.last_lr = lr;
-        StepMetrics {
+        Ok(StepMetrics {
             step: self.step,
             lr,
             loss: losses.total.double_value(&[]),
@@ -279,6 +299,39 @@ impl<G: Encoding> Trainer<G> {
             samples_per_sec: 0.0,
             skipped_overflow,
             skipped_shards: Vec::new(),
+        })
+    }
+
+    /// The error of a failed step, after putting the batch-norm statistics back as they were before it.
+    fn diverged(&mut self, what: String, statistics_before: &[Tensor]) -> TrainError {
+        let _no_grad = tch::no_grad_guard();
+        for (statistic, before) in self.statistics.iter_mut().zip(statistics_before) {
+            statistic.copy_(before);
+        }
+        TrainError::Diverged {
+            step: self.step + 1,
+            what,
+        }
+    }
+
+    /// Fails naming a variable (parameter or batch-norm statistic) that holds a NaN or an infinity: what must
+    /// never become a checkpoint.
+    fn check_finite(&self) -> Result<(), TrainError> {
+        let _no_grad = tch::no_grad_guard();
+        let mut bad: Vec<String> = self
+            .vs
+            .variables()
+            .into_iter()
+            .filter(|(_, t)| t.isfinite().all().int64_value(&[]) == 0)
+            .map(|(name, _)| name)
+            .collect();
+        bad.sort();
+        match bad.first() {
+            Some(name) => Err(TrainError::Diverged {
+                step: self.step,
+                what: format!("variable {name} holds a NaN or an infinity"),
+            }),
+            None => Ok(()),
         }
     }
 
@@ -293,12 +346,14 @@ impl<G: Encoding> Trainer<G> {
     /// Writes the network only (model's checkpoint format, step and generation in its metadata): what self-play
     /// and evaluation load.
     pub fn export_checkpoint(&self, path: &Path) -> Result<(), TrainError> {
+        self.check_finite()?;
         Ok(Checkpoint::save(&self.vs, &self.meta(), path)?)
     }
 
     /// Writes everything a resume needs: `NAME.train.safetensors` (optimizer state, step, seed), then the network
     /// checkpoint `path` itself, each atomically.
     pub fn save(&self, path: &Path) -> Result<(), TrainError> {
+        self.check_finite()?;
         let state = TrainState {
             format: state::TRAIN_STATE_FORMAT,
             step: self.step,
