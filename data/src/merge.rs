@@ -27,7 +27,7 @@ use crate::records::ShardHeader;
 use crate::schema;
 use crate::schema::{GAMES_SUFFIX, POSITIONS_SUFFIX};
 use crate::writer::{ShardSummary, check_shard_name, shard_paths};
-use zero_games::files::{ABANDONED_AFTER, TEMP_MARKER, remove_if_abandoned, write_atomically_with};
+use zero_games::files::{TEMP_MARKER, remove_if_abandoned, remove_if_unheld, write_atomically_held};
 
 /// File metadata key of a merged shard: the names of the shards it replaces, as a JSON array of strings.
 pub const MERGED_FROM_KEY: &str = "zero.merged_from";
@@ -87,8 +87,10 @@ pub fn merge_shards(dir: &Path, name: &str, sources: &[String]) -> Result<ShardS
     let header = positions[0].header().clone();
     let merged_from = serde_json::to_string(sources).expect("names always serialize");
 
-    let game_rows = write_merged(&games_path, &header, &merged_from, &games)?;
-    let position_rows = write_merged(&positions_path, &header, &merged_from, &positions)?;
+    // The games file stays locked until its positions file is in place, as a shard writer's does.
+    let (game_rows, games_file) = write_merged(&games_path, &header, &merged_from, &games)?;
+    let (position_rows, _) = write_merged(&positions_path, &header, &merged_from, &positions)?;
+    drop(games_file);
     for path in [&games_path, &positions_path] {
         File::options()
             .write(true)
@@ -102,13 +104,19 @@ pub fn merge_shards(dir: &Path, name: &str, sources: &[String]) -> Result<ShardS
     ShardSummary::of_written(positions_path, games_path, game_rows, position_rows)
 }
 
-/// Writes the rows of `files`, in order, into one file at `path` (atomically); returns the rows written.
-fn write_merged(path: &Path, header: &ShardHeader, merged_from: &str, files: &[ShardFile]) -> Result<usize, DataError> {
+/// Writes the rows of `files`, in order, into one file at `path` (atomically); returns the rows written and the
+/// file, still locked.
+fn write_merged(
+    path: &Path,
+    header: &ShardHeader,
+    merged_from: &str,
+    files: &[ShardFile],
+) -> Result<(usize, File), DataError> {
     let extra = vec![KeyValue::new(MERGED_FROM_KEY.to_string(), merged_from.to_string())];
     let properties = schema::writer_properties_with(header, extra);
     let mut failure = None;
     let mut rows = 0;
-    let written = write_atomically_with(path, |out| {
+    let written = write_atomically_held(path, |out| {
         let copy = || -> Result<(), DataError> {
             // The first source's columns are the merged file's; a source with other columns fails naming it.
             let mut writer = ArrowWriter::try_new(out, files[0].arrow_schema(), Some(properties))
@@ -128,7 +136,7 @@ fn write_merged(path: &Path, header: &ShardHeader, merged_from: &str, files: &[S
         })
     });
     match (written, failure) {
-        (Ok(()), _) => Ok(rows),
+        (Ok(file), _) => Ok((rows, file)),
         (Err(_), Some(e)) => Err(e),
         (Err(e), None) => Err(DataError::io(path, e)),
     }
@@ -195,8 +203,8 @@ fn same_run_and_generation(dir: &Path, name: &str, header: &ShardHeader) -> bool
 /// [`TEMP_MARKER`] that no live writer holds, [`remove_if_abandoned`]), orphan games files (a games file whose
 /// positions file was never renamed into place) and the sources a complete merged shard still has beside it
 /// ([`crate::merge_shards`] killed while deleting them). Returns the removed paths, sorted. Followers may go on
-/// writing meanwhile: their temporaries are locked, and a games file counts as an orphan only once it has been
-/// left for [`zero_games::files::ABANDONED_AFTER`] (a live writer renames its positions file right after it).
+/// writing meanwhile: their temporaries are locked, and so is a games file until its positions file is in place
+/// ([`remove_if_unheld`]).
 pub fn clean_incomplete(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
     for entry in fs::read_dir(dir)? {
@@ -211,23 +219,15 @@ pub fn clean_incomplete(dir: &Path) -> io::Result<Vec<PathBuf>> {
             }
             continue;
         }
-        // Aged first, then looked for: a positions file renamed meanwhile is seen.
-        let orphan = file_name.ends_with(GAMES_SUFFIX) && left_alone(&entry)? && {
-            let name = &file_name[..file_name.len() - GAMES_SUFFIX.len()];
-            !dir.join(format!("{name}{POSITIONS_SUFFIX}")).exists()
-        };
-        if orphan {
-            fs::remove_file(&path)?;
-            removed.push(path);
+        if let Some(name) = file_name.strip_suffix(GAMES_SUFFIX) {
+            // Looked for once no writer holds the games file: by then its positions file is there or never comes.
+            let positions = dir.join(format!("{name}{POSITIONS_SUFFIX}"));
+            if remove_if_unheld(&path, || positions.exists())? {
+                removed.push(path);
+            }
         }
     }
     removed.extend(remove_merged_sources(dir)?);
     removed.sort();
     Ok(removed)
-}
-
-/// Whether a file has not changed for [`ABANDONED_AFTER`].
-fn left_alone(entry: &fs::DirEntry) -> io::Result<bool> {
-    let modified = entry.metadata()?.modified()?;
-    Ok(modified.elapsed().is_ok_and(|age| age >= ABANDONED_AFTER))
 }

@@ -20,7 +20,7 @@ use parquet::arrow::ArrowWriter;
 use crate::error::DataError;
 use crate::records::{GameRecord, PositionRecord, ShardHeader};
 use crate::schema::{self, GAMES_SUFFIX, POSITIONS_SUFFIX};
-use zero_games::files::write_atomically_with;
+use zero_games::files::write_atomically_held;
 
 /// The paths and sizes of a written shard.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,18 +180,21 @@ impl ShardWriter {
         let games_batch = games
             .finish(&header)
             .map_err(|e| DataError::corrupt_data(&games_path, e))?;
-        write_parquet(&games_path, &header, games_batch)?;
+        // Held until the positions file is in place: until then a cleanup must not take it for an orphan.
+        let games_file = write_parquet(&games_path, &header, games_batch)?;
         let positions_batch = positions
             .finish(&header)
             .map_err(|e| DataError::corrupt_data(&positions_path, e))?;
         write_parquet(&positions_path, &header, positions_batch)?;
+        drop(games_file);
         ShardSummary::of_written(positions_path, games_path, game_rows, position_rows)
     }
 }
 
-fn write_parquet(path: &Path, header: &ShardHeader, batch: RecordBatch) -> Result<(), DataError> {
+/// Writes one Parquet file atomically; returns it still locked ([`write_atomically_held`]).
+fn write_parquet(path: &Path, header: &ShardHeader, batch: RecordBatch) -> Result<File, DataError> {
     let properties = schema::writer_properties(header);
-    write_atomically_with(path, |file: &mut File| {
+    write_atomically_held(path, |file: &mut File| {
         let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(properties)).map_err(io::Error::other)?;
         writer.write(&batch).map_err(io::Error::other)?;
         writer.close().map_err(io::Error::other)?;

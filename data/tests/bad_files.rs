@@ -149,7 +149,6 @@ fn temporaries_and_orphans_are_cleaned_and_never_listed() {
     // A worker killed after its games file was renamed but before its positions file was.
     let orphan = write_shard(d, "orphan", 1, &[3], 0);
     fs::remove_file(&orphan.positions_path).unwrap();
-    aged(&orphan.games_path);
     // Workers killed mid-write.
     let temporaries = [
         d.join("x.parquet.zero-tmp-123-0"),
@@ -157,17 +156,17 @@ fn temporaries_and_orphans_are_cleaned_and_never_listed() {
     ];
     for t in &temporaries {
         fs::write(t, b"half a file").unwrap();
-        aged(t);
     }
     fs::write(d.join("notes.txt"), b"not data").unwrap();
-    // What live writers have in hand is left alone: a locked temporary, however old, and a games file renamed a
-    // moment ago whose positions file is on its way.
+    // What live writers have in hand is left alone: a locked temporary, and a games file renamed a moment ago
+    // whose positions file is on its way (its writer holds its lock until then).
     let live = d.join("y.parquet.zero-tmp-456-0");
     let writer = File::create(&live).unwrap();
     writer.lock().unwrap();
-    aged(&live);
     let fresh = write_shard(d, "fresh", 2, &[3], 0);
     fs::remove_file(&fresh.positions_path).unwrap();
+    let fresh_writer = File::open(&fresh.games_path).unwrap();
+    fresh_writer.lock().unwrap();
 
     let names: Vec<_> = ShardSet::scan(d)
         .unwrap()
@@ -186,16 +185,12 @@ fn temporaries_and_orphans_are_cleaned_and_never_listed() {
     assert!(kept.positions_path.exists() && kept.games_path.exists() && d.join("notes.txt").exists());
     assert!(live.exists() && fresh.games_path.exists());
     assert_eq!(clean_incomplete(d).unwrap(), Vec::<std::path::PathBuf>::new());
-    // Once its writer is gone, the temporary goes too.
+    // Once their writers are gone, the temporary goes too, and so does the games file left without positions.
     drop(writer);
-    assert_eq!(clean_incomplete(d).unwrap(), [live]);
-}
-
-/// Dates a file 20 s back: older than a live writer leaves its files unfinished.
-fn aged(path: &std::path::Path) {
-    let file = File::options().write(true).open(path).unwrap();
-    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(20);
-    file.set_modified(past).unwrap();
+    drop(fresh_writer);
+    let mut expected = vec![live, fresh.games_path.clone()];
+    expected.sort();
+    assert_eq!(clean_incomplete(d).unwrap(), expected);
 }
 
 #[test]

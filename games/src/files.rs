@@ -3,13 +3,13 @@
 //! temporaries carry [`TEMP_MARKER`] in their name so that readers skip them and resumes can delete them.
 //! A writer holds an exclusive lock on its temporary until the rename, so that a cleanup by another process
 //! (a run restarting while its followers write into the same directory) can tell a live writer's file from a
-//! dead one's: [`remove_if_abandoned`].
+//! dead one's: [`remove_if_abandoned`]. No age or timeout enters it, so a run resumed a moment after a kill
+//! cleans what the killed one left.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 
 /// Part of the name of every temporary file zero writes.
 pub const TEMP_MARKER: &str = ".zero-tmp-";
@@ -46,16 +46,19 @@ fn temporary_for(path: &Path) -> PathBuf {
 
 /// Writes the file through `fill`, atomically: `path` appears only once everything was written and synced.
 pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
-    let tmp = temporary_for(path);
+    write_atomically_held(path, fill).map(drop)
+}
+
+/// [`write_atomically_with`], returning the written file still locked: a writer whose file is one half of a pair
+/// holds it until the other half is in place, so that a cleanup never takes the first half for an orphan
+/// ([`remove_if_unheld`]).
+pub fn write_atomically_held(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<File> {
+    let (tmp, mut file) = create_locked_temporary(path)?;
     let result = (|| {
-        let mut file = File::create(&tmp)?;
-        // Held until the rename: the mark of a live writer for `remove_if_abandoned`.
-        file.lock()?;
         fill(&mut file)?;
         file.flush()?;
         file.sync_all()?;
         fs::rename(&tmp, path)?;
-        drop(file);
         // The rename itself must reach the disk before anyone relies on it.
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
             && let Ok(d) = File::open(dir)
@@ -64,10 +67,39 @@ pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Re
         }
         Ok(())
     })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
+    match result {
+        Ok(()) => Ok(file),
+        Err(e) => {
+            let _ = fs::remove_file(&tmp);
+            Err(e)
+        }
     }
-    result
+}
+
+/// Creates and locks a new temporary for `path`. A cleanup may remove the file between its creation and the
+/// lock (it is unlocked then, as a dead writer's is); the name then no longer leads to the locked file, and a
+/// fresh temporary is made.
+fn create_locked_temporary(path: &Path) -> io::Result<(PathBuf, File)> {
+    loop {
+        let tmp = temporary_for(path);
+        let file = File::create(&tmp)?;
+        // Held until the file is dropped: the mark of a live writer for `remove_if_unheld`.
+        file.lock()?;
+        if names_this_file(&tmp, &file)? {
+            return Ok((tmp, file));
+        }
+    }
+}
+
+/// Whether `path` still names the open `file`.
+fn names_this_file(path: &Path, file: &File) -> io::Result<bool> {
+    use std::os::unix::fs::MetadataExt;
+    let held = file.metadata()?;
+    match fs::metadata(path) {
+        Ok(named) => Ok(named.dev() == held.dev() && named.ino() == held.ino()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 /// Writes `bytes` to `path` atomically.
@@ -75,30 +107,30 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_atomically_with(path, |f| f.write_all(bytes))
 }
 
-/// How long a temporary must have been left untouched before a cleanup may take it for abandoned: it covers
-/// the moment between a writer creating its temporary and locking it.
-pub const ABANDONED_AFTER: Duration = Duration::from_secs(10);
-
-/// Removes the temporary `path` if its writer is gone: no process holds its lock and it has not changed for
-/// [`ABANDONED_AFTER`]. Returns whether it was removed; a file already gone counts as not removed.
+/// Removes the temporary `path` if its writer is gone (no process holds its lock). Returns whether it was
+/// removed; a file already gone counts as not removed.
 pub fn remove_if_abandoned(path: &Path) -> io::Result<bool> {
+    remove_if_unheld(path, || false)
+}
+
+/// Removes `path` if no process holds its lock and, asked once the lock is taken, `still_needed` says no. A
+/// writer holds its lock until it is done (see [`write_atomically_held`]), so what `still_needed` looks at is
+/// final by then: a games file whose positions file is missing once no writer holds it is an orphan for good.
+/// Returns whether it was removed; a file already gone counts as not removed.
+pub fn remove_if_unheld(path: &Path, still_needed: impl FnOnce() -> bool) -> io::Result<bool> {
     let file = match File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
         Err(e) => return Err(e),
     };
-    let recent = file
-        .metadata()?
-        .modified()?
-        .elapsed()
-        .map_or(true, |age| age < ABANDONED_AFTER);
-    if recent {
-        return Ok(false);
-    }
     match file.try_lock() {
         Ok(()) => {}
         Err(fs::TryLockError::WouldBlock) => return Ok(false),
         Err(fs::TryLockError::Error(e)) => return Err(e),
+    }
+    // The file may have been replaced under its name meanwhile (a writer's rename): only the one locked goes.
+    if still_needed() || !names_this_file(path, &file)? {
+        return Ok(false);
     }
     match fs::remove_file(path) {
         Ok(()) => Ok(true),
@@ -136,24 +168,12 @@ mod tests {
         fs::remove_dir_all(dir).unwrap();
     }
 
-    /// Dates a file `ABANDONED_AFTER` and a second into the past.
-    fn age(path: &Path) {
-        let file = File::options().write(true).open(path).unwrap();
-        file.set_modified(std::time::SystemTime::now() - ABANDONED_AFTER - Duration::from_secs(1))
-            .unwrap();
-    }
-
     #[test]
     fn only_a_temporary_whose_writer_is_gone_is_removed() {
         let dir = tempfile::tempdir().unwrap();
         let dead = dir.path().join("a.bin.zero-tmp-1-0");
         fs::write(&dead, b"half").unwrap();
-        assert!(
-            !remove_if_abandoned(&dead).unwrap(),
-            "too recent: its writer may be about to lock it"
-        );
-        age(&dead);
-        assert!(remove_if_abandoned(&dead).unwrap());
+        assert!(remove_if_abandoned(&dead).unwrap(), "no one holds it, however new");
         assert!(!dead.exists());
         assert!(!remove_if_abandoned(&dead).unwrap(), "already gone");
 
@@ -162,10 +182,39 @@ mod tests {
         let live = dir.path().join("b.bin.zero-tmp-1-0");
         let writer = File::create(&live).unwrap();
         writer.lock().unwrap();
-        age(&live);
         assert!(!remove_if_abandoned(&live).unwrap());
         assert!(live.exists());
         drop(writer);
         assert!(remove_if_abandoned(&live).unwrap());
+    }
+
+    #[test]
+    fn a_held_file_stays_until_its_writer_lets_go_and_is_then_removed_only_if_not_needed() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = dir.path().join("pair.first");
+        let held = write_atomically_held(&first, |f| f.write_all(b"one half")).unwrap();
+        assert_eq!(fs::read(&first).unwrap(), b"one half");
+        assert!(
+            !remove_if_unheld(&first, || false).unwrap(),
+            "its writer still holds it"
+        );
+        drop(held);
+        assert!(!remove_if_unheld(&first, || true).unwrap(), "needed");
+        assert!(first.exists());
+        assert!(remove_if_unheld(&first, || false).unwrap());
+        assert!(!first.exists());
+    }
+
+    #[test]
+    fn a_temporary_removed_before_its_lock_is_made_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.bin");
+        let (tmp, file) = create_locked_temporary(&path).unwrap();
+        assert!(names_this_file(&tmp, &file).unwrap());
+        // What a cleanup between the creation and the lock would have done.
+        fs::remove_file(&tmp).unwrap();
+        assert!(!names_this_file(&tmp, &file).unwrap());
+        fs::write(&tmp, b"another file under the name").unwrap();
+        assert!(!names_this_file(&tmp, &file).unwrap());
     }
 }
