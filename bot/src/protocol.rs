@@ -10,50 +10,53 @@ use zero_games::Encoding;
 use zero_search::Budget;
 use zero_search::config::MAX_SIMULATIONS;
 
-/// The game being discussed with the client: where it started and the moves since.
-struct Session<G: Encoding> {
-    game: G,
+/// One line of the protocol, parsed and checked against the rules: nothing of it is applied yet.
+#[derive(Debug, Clone)]
+pub enum Command<G: Encoding> {
+    Quit,
+    IsReady,
+    NewGame,
+    /// `position ...`: the position it sets, its moves already played.
+    Position(G),
+    /// `go [sims N | movetime MS]`: the budget named, or `None` for the bot's default.
+    Go(Option<Budget>),
+    Legal,
+    Show,
+}
+
+impl<G: Encoding> Command<G> {
+    /// Parses one line; `Ok(None)` for a blank one. The error is the reason the `error` reply gives.
+    pub fn parse(rules: &G::Rules, line: &str) -> Result<Option<Command<G>>, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = words.split_first() else {
+            return Ok(None);
+        };
+        let command = match command {
+            "quit" => Command::Quit,
+            "isready" => Command::IsReady,
+            "newgame" => Command::NewGame,
+            "position" => Command::Position(set_position(rules, args)?),
+            "go" => Command::Go(parse_budget(args)?),
+            "legal" => Command::Legal,
+            "show" => Command::Show,
+            other => return Err(format!("unknown command {other:?}")),
+        };
+        Ok(Some(command))
+    }
 }
 
 /// Serves the protocol until `quit` or end of input. Only I/O failures end it with an error.
 pub fn serve<G: Encoding>(bot: &mut Bot<G>, input: impl BufRead, mut output: impl Write) -> Result<()> {
-    let mut session = Session {
-        game: G::start(&bot.rules),
-    };
+    let mut game = G::start(&bot.rules);
     let mut lines = Lines::new(input);
     while let Some(line) = lines.next_line()? {
-        let line = match line.text() {
-            Ok(text) => text,
-            Err(reason) => {
-                writeln!(output, "error {reason}")?;
-                output.flush()?;
-                continue;
-            }
-        };
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some((&command, args)) = words.split_first() else {
-            continue;
-        };
+        let command = line.text().and_then(|text| Command::parse(&bot.rules, &text));
         let reply = match command {
-            "quit" => break,
-            "isready" => Ok(vec!["readyok".to_string()]),
-            "newgame" => {
-                session.game = G::start(&bot.rules);
-                Ok(Vec::new())
-            }
-            "position" => set_position(&bot.rules, args).map(|game| {
-                session.game = game;
-                Vec::new()
-            }),
-            "go" => go(bot, &session.game, args),
-            "legal" => {
-                let mut moves = Vec::new();
-                session.game.legal_moves(&mut moves);
-                let texts: Vec<String> = moves.iter().map(|m| session.game.format_move(m)).collect();
-                Ok(vec![format!("legal {}", texts.join(" ")).trim_end().to_string()])
-            }
-            "show" => Ok(vec![format!("position {}", session.game.position())]),
-            other => Err(format!("unknown command {other:?}")),
+            Ok(None) => continue,
+            Ok(Some(Command::Quit)) => break,
+            Ok(Some(Command::Go(budget))) => go(bot, &game, budget),
+            Ok(Some(command)) => Ok(answer(&bot.rules, &mut game, command)),
+            Err(reason) => Err(reason),
         };
         match reply {
             Ok(lines) => lines.iter().try_for_each(|l| writeln!(output, "{l}"))?,
@@ -62,6 +65,30 @@ pub fn serve<G: Encoding>(bot: &mut Bot<G>, input: impl BufRead, mut output: imp
         output.flush()?;
     }
     Ok(())
+}
+
+/// Carries out a command that needs no search on the session's `game`; returns the reply lines. `go` and `quit`
+/// are the caller's.
+pub fn answer<G: Encoding>(rules: &G::Rules, game: &mut G, command: Command<G>) -> Vec<String> {
+    match command {
+        Command::IsReady => vec!["readyok".to_string()],
+        Command::NewGame => {
+            *game = G::start(rules);
+            Vec::new()
+        }
+        Command::Position(set) => {
+            *game = set;
+            Vec::new()
+        }
+        Command::Legal => {
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            let texts: Vec<String> = moves.iter().map(|m| game.format_move(m)).collect();
+            vec![format!("legal {}", texts.join(" ")).trim_end().to_string()]
+        }
+        Command::Show => vec![format!("position {}", game.position())],
+        Command::Quit | Command::Go(_) => Vec::new(),
+    }
 }
 
 /// `startpos|start [moves M...]` or `fen <notation> [moves M...]`: the whole line is checked before anything
@@ -99,25 +126,27 @@ fn set_position<G: Encoding>(rules: &G::Rules, args: &[&str]) -> Result<G, Strin
 /// The longest `go movetime`, in milliseconds: ten minutes, longer than any game clock gives one move.
 pub const MAX_GO_MOVETIME_MS: u32 = 600_000;
 
-/// `go [sims N | movetime MS]`.
-fn go<G: Encoding>(bot: &mut Bot<G>, game: &G, args: &[&str]) -> Result<Vec<String>, String> {
-    let budget = match args {
-        [] => bot.default_budget,
-        ["sims", n] => Budget::Simulations(parse_bounded(n, "sims", MAX_SIMULATIONS)?),
-        ["movetime", ms] => Budget::MoveTime(Duration::from_millis(
+/// The budget of `go [sims N | movetime MS]`, or `None` for the bot's default.
+fn parse_budget(args: &[&str]) -> Result<Option<Budget>, String> {
+    match args {
+        [] => Ok(None),
+        ["sims", n] => Ok(Some(Budget::Simulations(parse_bounded(n, "sims", MAX_SIMULATIONS)?))),
+        ["movetime", ms] => Ok(Some(Budget::MoveTime(Duration::from_millis(
             parse_bounded(ms, "movetime", MAX_GO_MOVETIME_MS)?.into(),
+        )))),
+        _ => Err(format!(
+            "bad go {:?}: expected go [sims N | movetime MS]",
+            args.join(" ")
         )),
-        _ => {
-            return Err(format!(
-                "bad go {:?}: expected go [sims N | movetime MS]",
-                args.join(" ")
-            ));
-        }
-    };
+    }
+}
+
+/// Searches the session's game with `budget` (the bot's default when `None`).
+fn go<G: Encoding>(bot: &mut Bot<G>, game: &G, budget: Option<Budget>) -> Result<Vec<String>, String> {
     if let Some(outcome) = game.outcome() {
         return Err(format!("game over: {}", describe_outcome::<G>(&outcome)));
     }
-    let decision = bot.think(game, budget);
+    let decision = bot.think(game, budget.unwrap_or(bot.default_budget));
     Ok(vec![
         format!("info value {:.4} line {}", decision.value, decision.line.join(" ")),
         format!("bestmove {}", decision.text),

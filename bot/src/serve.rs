@@ -52,7 +52,8 @@ impl<G: Encoding> Table<G> {
     }
 }
 
-struct Server<G: Encoding> {
+/// The JSON API and the page behind `zero serve`, without the HTTP layer: [`Api::handle`] answers one request.
+pub struct Api<G: Encoding> {
     /// Locked only by a search: `try_lock` failing means a search is running (the semaphore of one).
     bot: Mutex<Bot<G>>,
     /// Every game, by its id.
@@ -64,16 +65,7 @@ struct Server<G: Encoding> {
 }
 
 pub fn run<G: Encoding>(bundle: &Bundle, sims: Option<u32>, host: &str, port: u16) -> Result<()> {
-    let bot = Bot::<G>::from_bundle(bundle, sims)?;
-    let [_, height, width] = bundle.manifest.input_shape;
-    let rules = bot.rules.clone();
-    let server = Arc::new(Server {
-        rules,
-        bot: Mutex::new(bot),
-        tables: Mutex::new(HashMap::new()),
-        height,
-        width,
-    });
+    let server = Arc::new(Api::<G>::new(bundle, sims)?);
     let listener = TcpListener::bind((host, port)).with_context(|| format!("listening on {host}:{port}"))?;
     // The address line is what scripts and tests wait for (the port may have been 0: any free port).
     println!("zero serve: http://{}/", listener.local_addr()?);
@@ -86,8 +78,22 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-impl<G: Encoding> Server<G> {
-    fn handle(&self, request: Request) -> Response {
+impl<G: Encoding> Api<G> {
+    /// The bundle's bot (`sims` overriding its default budget), with no game started yet.
+    pub fn new(bundle: &Bundle, sims: Option<u32>) -> Result<Api<G>> {
+        let bot = Bot::<G>::from_bundle(bundle, sims)?;
+        let [_, height, width] = bundle.manifest.input_shape;
+        Ok(Api {
+            rules: bot.rules.clone(),
+            bot: Mutex::new(bot),
+            tables: Mutex::new(HashMap::new()),
+            height,
+            width,
+        })
+    }
+
+    /// Answers one request: the page, or a call of the JSON API (`docs/protocol.md`).
+    pub fn handle(&self, request: Request) -> Response {
         let (path, query) = request.path.split_once('?').unwrap_or((&request.path, ""));
         if path.starts_with("/api/") {
             let id = match game_id(query) {

@@ -1,6 +1,8 @@
 //! Checkpoints: the network's weights as a safetensors file whose header carries the metadata that must travel
 //! with them (under the key `zero`, as JSON): game, rules, encoding version, input shape, action space,
-//! architecture, training step, generation, parent run, and a checksum of every tensor's bytes.
+//! architecture, training step, generation, parent run, and a checksum of every tensor's bytes and (from format
+//! 2 on) of the metadata itself, so that an edited field is caught like a flipped weight. Format 1 files, whose
+//! checksum covers the tensors only, still load.
 //!
 //! Writes are atomic (temporary name, then rename). Loading checks, before any weight is copied: that the file
 //! parses whole (a truncated file does not), that the checksum matches (a corrupted one does not), and that
@@ -16,8 +18,8 @@ use std::path::{Path, PathBuf};
 use tch::{Device, Kind, Tensor, nn};
 use zero_games::Encoding;
 
-/// Version of the checkpoint layout itself.
-pub const CHECKPOINT_FORMAT: u32 = 1;
+/// Version of the checkpoint layout itself: 2 puts the metadata under the checksum; 1 (tensors only) still loads.
+pub const CHECKPOINT_FORMAT: u32 = 2;
 const METADATA_KEY: &str = "zero";
 
 /// What travels with the weights.
@@ -165,10 +167,22 @@ impl View for &RawTensor {
     }
 }
 
-/// Order-sensitive 64-bit checksum of names, shapes and bytes (cheap; detects corruption, not tampering).
-fn checksum<'a>(tensors: impl Iterator<Item = (&'a str, &'a [usize], &'a [u8])>) -> String {
+/// The metadata as the checksum covers it: every field but the checksum, in the one way serde writes them.
+fn covered_metadata(meta: &CheckpointMeta) -> String {
+    let mut meta = meta.clone();
+    meta.checksum.clear();
+    serde_json::to_string(&meta).expect("metadata serializes")
+}
+
+/// Order-sensitive 64-bit checksum of the covered metadata (format 2; `None` for format 1) and of the tensors'
+/// names, shapes and bytes (cheap; detects corruption, not tampering).
+fn checksum<'a>(metadata: Option<&str>, tensors: impl Iterator<Item = (&'a str, &'a [usize], &'a [u8])>) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut mix = |x: u64| h = (h ^ x).wrapping_mul(0x0000_0100_0000_01B3).rotate_left(29);
+    if let Some(metadata) = metadata {
+        metadata.bytes().for_each(|b| mix(b as u64));
+        mix(metadata.len() as u64 ^ 0x5A5A);
+    }
     for (name, shape, bytes) in tensors {
         name.bytes().for_each(|b| mix(b as u64));
         shape.iter().for_each(|&d| mix(d as u64 ^ 0xA5A5));
@@ -191,7 +205,9 @@ impl Checkpoint {
             .collect();
         named.sort_by(|a, b| a.0.cmp(&b.0));
         let mut meta = meta.clone();
+        meta.format = CHECKPOINT_FORMAT;
         meta.checksum = checksum(
+            Some(&covered_metadata(&meta)),
             named
                 .iter()
                 .map(|(n, t)| (n.as_str(), t.shape.as_slice(), t.bytes.as_slice())),
@@ -213,7 +229,12 @@ impl Checkpoint {
             path: path.to_path_buf(),
             source,
         })?;
-        let (meta, _) = parse(path, &bytes)?;
+        Checkpoint::read_meta_of(path, &bytes)
+    }
+
+    /// [`Checkpoint::read_meta`] of a file's bytes already in memory; `path` only names it in errors.
+    pub fn read_meta_of(path: &Path, bytes: &[u8]) -> Result<CheckpointMeta, CheckpointError> {
+        let (meta, _) = parse(path, bytes)?;
         Ok(meta)
     }
 
@@ -275,15 +296,21 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<(CheckpointMeta, ParsedTensors), C
         .and_then(|m| m.get(METADATA_KEY))
         .ok_or_else(|| corrupt("no zero metadata in the header (not a zero checkpoint)".to_string()))?;
     let meta: CheckpointMeta = serde_json::from_str(json).map_err(|e| corrupt(format!("metadata: {e}")))?;
-    if meta.format != CHECKPOINT_FORMAT {
-        return Err(corrupt(format!(
-            "checkpoint format {} is not {CHECKPOINT_FORMAT}",
-            meta.format
-        )));
-    }
+    let covered = match meta.format {
+        1 => None,
+        CHECKPOINT_FORMAT => Some(covered_metadata(&meta)),
+        other => {
+            return Err(corrupt(format!(
+                "checkpoint format {other} is not one this version reads (1 to {CHECKPOINT_FORMAT})"
+            )));
+        }
+    };
     let mut views: Vec<(String, _)> = file.tensors();
     views.sort_by(|a, b| a.0.cmp(&b.0));
-    let sum = checksum(views.iter().map(|(n, v)| (n.as_str(), v.shape(), v.data())));
+    let sum = checksum(
+        covered.as_deref(),
+        views.iter().map(|(n, v)| (n.as_str(), v.shape(), v.data())),
+    );
     if sum != meta.checksum {
         return Err(corrupt(format!(
             "checksum {sum} does not match the recorded {}",
@@ -350,4 +377,63 @@ fn copy_into(vs: &nn::VarStore, tensors: &ParsedTensors, path: &Path) -> Result<
         var.copy_(&source);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tensors() -> Vec<(String, RawTensor)> {
+        let bytes = [0.5f32, -1.0, 2.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+        vec![("w".to_string(), RawTensor { shape: vec![3], bytes })]
+    }
+
+    fn meta() -> CheckpointMeta {
+        use zero_games::Game;
+        let rules = zero_games::baghchal::BaghChal::parse_rules(None, &[]).unwrap();
+        CheckpointMeta::new::<zero_games::baghchal::BaghChal>(&rules, &NetworkConfig::default())
+    }
+
+    fn file(meta: &CheckpointMeta) -> Vec<u8> {
+        serialize_with_metadata(&tensors(), METADATA_KEY, serde_json::to_string(meta).unwrap()).unwrap()
+    }
+
+    fn sum(metadata: Option<&str>) -> String {
+        let named = tensors();
+        checksum(
+            metadata,
+            named
+                .iter()
+                .map(|(n, t)| (n.as_str(), t.shape.as_slice(), t.bytes.as_slice())),
+        )
+    }
+
+    #[test]
+    fn an_edited_metadata_field_fails_the_checksum() {
+        let mut meta = meta();
+        meta.checksum = sum(Some(&covered_metadata(&meta)));
+        let path = Path::new("net.safetensors");
+        assert_eq!(Checkpoint::read_meta_of(path, &file(&meta)).unwrap(), meta);
+        let mut edited = meta.clone();
+        edited.network.value_hidden = 1 << 20;
+        let err = Checkpoint::read_meta_of(path, &file(&edited)).unwrap_err();
+        assert!(
+            err.to_string().contains("checksum") && err.to_string().contains("net.safetensors"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_format_1_file_checked_on_its_tensors_alone_still_loads_and_an_unknown_format_is_refused() {
+        let mut old = meta();
+        old.format = 1;
+        old.checksum = sum(None);
+        let path = Path::new("old.safetensors");
+        assert_eq!(Checkpoint::read_meta_of(path, &file(&old)).unwrap(), old);
+        let mut future = meta();
+        future.format = CHECKPOINT_FORMAT + 1;
+        future.checksum = sum(Some(&covered_metadata(&future)));
+        let err = Checkpoint::read_meta_of(path, &file(&future)).unwrap_err();
+        assert!(err.to_string().contains("format 3"), "{err}");
+    }
 }

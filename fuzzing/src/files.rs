@@ -1,0 +1,91 @@
+//! Files a run or a bot reads that may be damaged or foreign: configs, shards, checkpoints, bundle manifests.
+
+use crate::bot::tiny_bundle;
+use crate::game_of;
+use std::io::Write;
+use std::path::Path;
+use zero_bot::Bundle;
+use zero_games::with_game;
+use zero_model::Checkpoint;
+use zero_run::config::RunConfig;
+
+/// A config's TOML: one that parses is written back by `to_toml` to TOML that parses to the same config.
+pub fn config(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(config) = RunConfig::parse(text, "fuzz.toml") else {
+        return;
+    };
+    let written = config.to_toml();
+    let again = RunConfig::parse(&written, "written back")
+        .unwrap_or_else(|e| panic!("the config written back does not parse: {e:#}\n{written}"));
+    assert_eq!(again, config, "the config written back differs:\n{written}");
+}
+
+/// A file's bytes in a fresh temporary file (in memory where `/dev/shm` exists), for readers that take a path.
+fn scratch_file(data: &[u8], suffix: &str) -> tempfile::NamedTempFile {
+    let dir = Path::new("/dev/shm");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix("zero-fuzz-").suffix(suffix);
+    let mut file = if dir.is_dir() {
+        builder.tempfile_in(dir)
+    } else {
+        builder.tempfile()
+    }
+    .expect("a temporary file");
+    file.write_all(data).expect("writing the temporary file");
+    file
+}
+
+/// A shard's bytes, read as a positions file and as a games file: each is read whole or refused with an error.
+pub fn shard(data: &[u8]) {
+    let file = scratch_file(data, ".parquet");
+    if let Ok((header, positions)) = zero_data::read_shard(file.path()) {
+        let len = header.input_len();
+        assert!(
+            positions.iter().all(|p| p.input.len() == len),
+            "a position's input differs from its header"
+        );
+    }
+    let _ = zero_data::read_games(file.path());
+}
+
+/// A checkpoint's bytes: metadata that passes the checksum describes a network within the size bounds and, when
+/// it names a registered game, loads whole or is refused.
+pub fn checkpoint(data: &[u8]) {
+    let Ok(meta) = Checkpoint::read_meta_of(Path::new("fuzz.safetensors"), data) else {
+        return;
+    };
+    if meta.network.validate().is_err() {
+        return;
+    }
+    let Ok(kind) = meta.game.parse::<zero_games::GameKind>() else {
+        return;
+    };
+    // Loading builds the network: only small ones, so that a legitimately large one costs no fuzzing time.
+    if meta.network.blocks <= 2 && meta.network.channels <= 16 {
+        let file = scratch_file(data, ".safetensors");
+        with_game!(kind, G => drop(Checkpoint::load::<G>(file.path(), tch::Device::Cpu)));
+    }
+}
+
+/// `[game] manifest.json`: the manifest of a real tiny bundle replaced by the input; a bundle that opens gives
+/// its rules.
+pub fn bundle(data: &[u8]) {
+    let Some((&which, manifest)) = data.split_first() else {
+        return;
+    };
+    let kind = game_of(which);
+    let source = tiny_bundle(kind);
+    // Beside the tiny bundle, so that its files can be linked rather than copied.
+    let parent = source.dir.parent().expect("the tiny bundle has a parent");
+    let dir = tempfile::tempdir_in(parent).expect("a temporary directory");
+    for entry in std::fs::read_dir(&source.dir).expect("the tiny bundle") {
+        let path = entry.expect("an entry").path();
+        std::fs::hard_link(&path, dir.path().join(path.file_name().expect("a file"))).expect("linking the bundle");
+    }
+    std::fs::remove_file(dir.path().join("manifest.json")).expect("the linked manifest");
+    std::fs::write(dir.path().join("manifest.json"), manifest).expect("writing the manifest");
+    if let Ok(bundle) = Bundle::open(dir.path()) {
+        with_game!(bundle.manifest.game, G => drop(bundle.rules::<G>()));
+    }
+}
