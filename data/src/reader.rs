@@ -14,6 +14,8 @@ use arrow_array::{Array, ArrowPrimitiveType, BooleanArray, ListArray, PrimitiveA
 use arrow_schema::SchemaRef;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
+use parquet::errors::ParquetError;
+use parquet::file::metadata::ParquetMetaData;
 
 use crate::error::DataError;
 use crate::records::{GameRecord, PositionRecord, ShardHeader};
@@ -30,6 +32,58 @@ pub struct ShardFile {
     header: ShardHeader,
     rows: usize,
     metadata: ArrowReaderMetadata,
+}
+
+/// Runs a call into the Parquet reader, turning a panic inside it into [`DataError::Corrupt`] for `path`. The
+/// reader trusts parts of a file it decodes and panics on some damage rather than failing (fuzzing found
+/// pages that claim a dictionary the file lacks: `docs/reliability.md`); a damaged shard must be reported, not
+/// end the trainer.
+fn contained<T>(path: &Path, read: impl FnOnce() -> Result<T, DataError>) -> Result<T, DataError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".to_string());
+        Err(DataError::corrupt(
+            path,
+            ParquetError::General(format!("the Parquet reader failed on it: {message}")),
+        ))
+    })
+}
+
+/// Refuses a footer whose row groups or column chunks cannot be those of this file: negative counts, offsets or
+/// sizes, chunks reaching past its end, row groups that do not add up to its row count. The Parquet reader
+/// trusts these numbers (a negative offset is a panic inside it), so they are checked before any is used.
+fn check_layout(path: &Path, metadata: &ParquetMetaData, length: u64) -> Result<(), DataError> {
+    let bad = |reason: String| Err(DataError::corrupt(path, ParquetError::General(reason)));
+    let mut rows: i64 = 0;
+    for (g, group) in metadata.row_groups().iter().enumerate() {
+        if group.num_rows() < 0 {
+            return bad(format!("row group {g} has {} rows", group.num_rows()));
+        }
+        rows = rows.saturating_add(group.num_rows());
+        for (c, column) in group.columns().iter().enumerate() {
+            let start = column.dictionary_page_offset().unwrap_or(column.data_page_offset());
+            let size = column.compressed_size();
+            let end = u64::try_from(start)
+                .ok()
+                .zip(u64::try_from(size).ok())
+                .and_then(|(s, n)| s.checked_add(n));
+            if end.is_none_or(|end| end > length) {
+                return bad(format!(
+                    "row group {g}, column {c}: {size} bytes at offset {start}, outside the file's {length}"
+                ));
+            }
+        }
+    }
+    if rows != metadata.file_metadata().num_rows() {
+        return bad(format!(
+            "its row groups hold {rows} rows, its footer says {}",
+            metadata.file_metadata().num_rows()
+        ));
+    }
+    Ok(())
 }
 
 impl ShardFile {
@@ -54,8 +108,11 @@ impl ShardFile {
 
     fn open_with(path: &Path, expected_schema: impl Fn(&ShardHeader) -> SchemaRef) -> Result<ShardFile, DataError> {
         let file = File::open(path).map_err(|e| DataError::io(path, e))?;
-        let metadata =
-            ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).map_err(|e| DataError::corrupt(path, e))?;
+        let metadata = contained(path, || {
+            ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).map_err(|e| DataError::corrupt(path, e))
+        })?;
+        let length = file.metadata().map_err(|e| DataError::io(path, e))?.len();
+        check_layout(path, metadata.metadata(), length)?;
         let parquet = metadata.metadata().file_metadata();
         let header = schema::header_from_metadata(path, parquet.key_value_metadata())?;
         let rows =
@@ -145,16 +202,30 @@ impl ShardFile {
             .collect::<Result<Vec<_>, _>>()?;
         let start = range.start.min(self.rows);
         let end = range.end.clamp(start, self.rows);
-        let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.metadata.clone());
-        let mask = ProjectionMask::roots(builder.parquet_schema(), indices);
-        let reader = builder
-            .with_projection(mask)
-            .with_batch_size(batch_rows.max(1))
-            .with_offset(start)
-            .with_limit(end - start)
-            .build()
-            .map_err(|e| DataError::corrupt(&path, e))?;
-        Ok(reader.map(move |batch| batch.map_err(|e| DataError::corrupt_data(&path, e))))
+        let mut reader = contained(&path, || {
+            let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.metadata.clone());
+            let mask = ProjectionMask::roots(builder.parquet_schema(), indices);
+            builder
+                .with_projection(mask)
+                .with_batch_size(batch_rows.max(1))
+                .with_offset(start)
+                .with_limit(end - start)
+                .build()
+                .map_err(|e| DataError::corrupt(&path, e))
+        })?;
+        // After a failure, and a contained panic above all, the reader's state is unknown: nothing more is read.
+        let mut failed = false;
+        Ok(std::iter::from_fn(move || {
+            if failed {
+                return None;
+            }
+            let next = contained(&path, || {
+                reader.next().transpose().map_err(|e| DataError::corrupt_data(&path, e))
+            })
+            .transpose();
+            failed = matches!(next, Some(Err(_)));
+            next
+        }))
     }
 
     /// Reads every position of the file.

@@ -337,3 +337,24 @@ fn policy_probabilities_that_are_not_a_distribution_are_refused() {
     let message = read_shard(&bad.positions_path).unwrap_err().to_string();
     assert!(message.contains("policy probability NaN"), "{message}");
 }
+
+#[test]
+fn files_the_parquet_reader_panics_or_would_panic_on_are_reported_as_corrupt_with_their_path() {
+    // Found by fuzzing (fuzz/regressions/shard): a column chunk at a negative offset in the footer, which the
+    // reader's own range check would panic on, and a data page that claims a dictionary the file does not have,
+    // which panics inside the Parquet crate's decoder.
+    let found = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions/shard");
+    for (name, reason) in [
+        ("negative-column-offset.parquet", "outside the file"),
+        (
+            "data-page-without-dictionary.parquet",
+            "the Parquet reader failed on it",
+        ),
+    ] {
+        let path = found.join(name);
+        let err = zero_data::read_shard(&path).unwrap_err();
+        assert!(matches!(err, DataError::Corrupt { .. }), "{name}: {err}");
+        let text = err.to_string();
+        assert!(text.contains(name) && text.contains(reason), "{text}");
+    }
+}

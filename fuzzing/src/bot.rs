@@ -1,6 +1,7 @@
 //! What a bot's clients send: protocol lines (`zero bot`) and HTTP requests (`zero serve`).
 
 use crate::{game_of, holds};
+use std::any::Any;
 use std::path::Path;
 use std::sync::OnceLock;
 use tch::{Device, nn};
@@ -50,19 +51,36 @@ fn protocol_of<G: Encoding>(input: &[u8]) {
     }
 }
 
-/// `[game] requests`, separated by NUL bytes, each `METHOD PATH\nBODY`, played in order against a fresh API over
-/// a tiny bundle (bot moves search 4 simulations): every answer has a status the API documents and, when it
-/// says JSON, a JSON body.
+/// `[game] requests`, separated by NUL bytes, each `METHOD PATH\nBODY`, played in order against the API over a
+/// tiny bundle (bot moves search 4 simulations): every answer has a status the API documents and, when it says
+/// JSON, a JSON body. The API lives as long as the process, as a server's does (a fresh one per input would
+/// cost its network's loading each time): its games carry over from one input to the next, up to its limit.
 pub fn http(data: &[u8]) {
     let Some((&which, input)) = data.split_first() else {
         return;
     };
     let kind = game_of(which);
-    with_game!(kind, G => http_of::<G>(tiny_bundle(kind), input));
+    with_game!(kind, G => http_of::<G>(api::<G>(kind), input));
 }
 
-fn http_of<G: Encoding>(bundle: &Bundle, input: &[u8]) {
-    let api = Api::<G>::new(bundle, None).expect("the tiny bundle's bot");
+/// The API of `kind`'s tiny bundle, made once per process.
+fn api<G: Encoding>(kind: GameKind) -> &'static Api<G> {
+    const GAMES: usize = GameKind::ALL.len();
+    static APIS: [OnceLock<Box<dyn Any + Send + Sync>>; GAMES] = [const { OnceLock::new() }; GAMES];
+    APIS[index_of(kind)]
+        .get_or_init(|| Box::new(Api::<G>::new(tiny_bundle(kind), None).expect("the tiny bundle's bot")))
+        .downcast_ref()
+        .expect("the API of this game")
+}
+
+fn index_of(kind: GameKind) -> usize {
+    GameKind::ALL
+        .iter()
+        .position(|&k| k == kind)
+        .expect("a registered game")
+}
+
+fn http_of<G: Encoding>(api: &Api<G>, input: &[u8]) {
     for request in input.split(|&b| b == 0).take(16) {
         let (head, body) = match request.iter().position(|&b| b == b'\n') {
             Some(i) => (&request[..i], &request[i + 1..]),
