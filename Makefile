@@ -11,11 +11,12 @@ run: setup
 	$(CARGO) build --release --workspace
 	target/release/zero run
 
-# Formatting, lints, code shape and every test, the slow tier included (what CI runs).
+# Formatting, lints, code shape, the advisory check and every test, the slow tier included (what CI runs).
 test: setup
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets --all-features -- -D warnings
 	python3 scripts/check-shape.py
+	python3 scripts/audit.py
 	$(CARGO) test --workspace --all-features
 
 # The same without the slow tier (learning, kill-and-resume runs, the browser): a few minutes.

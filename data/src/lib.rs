@@ -12,6 +12,7 @@
 //! per finished game) by one, crash-safely, and [`clean_incomplete`] makes a directory consistent after a crash
 //! (both in `merge.rs`). docs/data.md documents the columns for other tools.
 
+mod digest;
 mod error;
 mod merge;
 mod reader;
@@ -20,6 +21,7 @@ mod schema;
 mod window;
 mod writer;
 
+pub use digest::DATA_SHA256_KEY;
 pub use error::DataError;
 pub use merge::{MERGED_FROM_KEY, MERGED_SUFFIX, clean_incomplete, merge_shards};
 pub use reader::{READ_BATCH_ROWS, ShardEntry, ShardFile, ShardSet, read_games, read_shard};

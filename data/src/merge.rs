@@ -18,9 +18,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use parquet::arrow::ArrowWriter;
 use parquet::file::metadata::KeyValue;
 
+use crate::digest::DigestedWriter;
 use crate::error::DataError;
 use crate::reader::{READ_BATCH_ROWS, ShardFile, shard_name};
 use crate::records::ShardHeader;
@@ -119,7 +119,7 @@ fn write_merged(
     let written = write_atomically_held(path, |out| {
         let copy = || -> Result<(), DataError> {
             // The first source's columns are the merged file's; a source with other columns fails naming it.
-            let mut writer = ArrowWriter::try_new(out, files[0].arrow_schema(), Some(properties))
+            let mut writer = DigestedWriter::new(out, files[0].arrow_schema(), properties)
                 .map_err(|e| DataError::corrupt(path, e))?;
             for file in files {
                 for batch in file.batches(0..file.rows(), READ_BATCH_ROWS, &column_refs(&file.column_names()))? {
@@ -128,7 +128,7 @@ fn write_merged(
                     rows += batch.num_rows();
                 }
             }
-            writer.close().map(drop).map_err(|e| DataError::corrupt(path, e))
+            writer.close().map_err(|e| DataError::corrupt(path, e))
         };
         copy().map_err(|e| {
             failure = Some(e);

@@ -17,6 +17,7 @@ use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions, Parq
 use parquet::errors::ParquetError;
 use parquet::file::metadata::ParquetMetaData;
 
+use crate::digest::{self, DATA_SHA256_KEY};
 use crate::error::DataError;
 use crate::records::{GameRecord, PositionRecord, ShardHeader};
 use crate::schema::{self, GAMES_SUFFIX, POSITIONS_SUFFIX, ShardSpec, game_columns, position_columns};
@@ -107,13 +108,20 @@ impl ShardFile {
     }
 
     fn open_with(path: &Path, expected_schema: impl Fn(&ShardHeader) -> SchemaRef) -> Result<ShardFile, DataError> {
-        let file = File::open(path).map_err(|e| DataError::io(path, e))?;
+        let mut file = File::open(path).map_err(|e| DataError::io(path, e))?;
         let metadata = contained(path, || {
             ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).map_err(|e| DataError::corrupt(path, e))
         })?;
         let length = file.metadata().map_err(|e| DataError::io(path, e))?.len();
         check_layout(path, metadata.metadata(), length)?;
         let parquet = metadata.metadata().file_metadata();
+        let recorded = parquet
+            .key_value_metadata()
+            .and_then(|kv| kv.iter().find(|e| e.key == DATA_SHA256_KEY))
+            .and_then(|e| e.value.as_deref());
+        if let Some(recorded) = recorded {
+            digest::verify(path, &mut file, length, recorded)?;
+        }
         let header = schema::header_from_metadata(path, parquet.key_value_metadata())?;
         let rows =
             usize::try_from(parquet.num_rows()).map_err(|_| DataError::not_a_shard(path, "negative row count"))?;

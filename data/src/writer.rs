@@ -15,8 +15,8 @@ use arrow_array::types::Int32Type;
 use arrow_array::{ArrayRef, DictionaryArray, FixedSizeBinaryArray, Int32Array, RecordBatch, StringArray, UInt32Array};
 use arrow_buffer::Buffer;
 use arrow_schema::{DataType, Field, SchemaRef};
-use parquet::arrow::ArrowWriter;
 
+use crate::digest::DigestedWriter;
 use crate::error::DataError;
 use crate::records::{GameRecord, PositionRecord, ShardHeader};
 use crate::schema::{self, GAMES_SUFFIX, POSITIONS_SUFFIX};
@@ -195,7 +195,7 @@ impl ShardWriter {
 fn write_parquet(path: &Path, header: &ShardHeader, batch: RecordBatch) -> Result<File, DataError> {
     let properties = schema::writer_properties(header);
     write_atomically_held(path, |file: &mut File| {
-        let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(properties)).map_err(io::Error::other)?;
+        let mut writer = DigestedWriter::new(file, batch.schema(), properties).map_err(io::Error::other)?;
         writer.write(&batch).map_err(io::Error::other)?;
         writer.close().map_err(io::Error::other)?;
         Ok(())

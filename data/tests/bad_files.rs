@@ -204,8 +204,9 @@ fn a_header_made_from_a_spec_satisfies_it() {
     assert_eq!(ShardSpec::of(&header), spec);
 }
 
-/// Rewrites a positions file with column `name` changed by `edit`, keeping its zero metadata: a shard damaged or
-/// edited outside zero, which zero's own writer refuses to produce.
+/// Rewrites a positions file with column `name` changed by `edit`, keeping its zero metadata but its digest: a
+/// shard edited outside zero, which zero's own writer refuses to produce, by a tool that writes no digest (one
+/// that kept the old digest is refused for it: `a_byte_changed_anywhere_...`).
 fn edit_column(path: &std::path::Path, name: &str, edit: impl Fn(&dyn arrow_array::Array) -> arrow_array::ArrayRef) {
     let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
     let metadata: Vec<KeyValue> = builder
@@ -214,7 +215,7 @@ fn edit_column(path: &std::path::Path, name: &str, edit: impl Fn(&dyn arrow_arra
         .key_value_metadata()
         .unwrap()
         .iter()
-        .filter(|kv| kv.key != "ARROW:schema")
+        .filter(|kv| kv.key != "ARROW:schema" && kv.key != zero_data::DATA_SHA256_KEY)
         .cloned()
         .collect();
     let batches: Vec<arrow_array::RecordBatch> = builder.build().unwrap().map(Result::unwrap).collect();
@@ -356,5 +357,29 @@ fn files_the_parquet_reader_panics_or_would_panic_on_are_reported_as_corrupt_wit
         assert!(matches!(err, DataError::Corrupt { .. }), "{name}: {err}");
         let text = err.to_string();
         assert!(text.contains(name) && text.contains(reason), "{text}");
+    }
+}
+
+#[test]
+fn a_byte_changed_anywhere_in_a_shards_data_is_caught_by_its_digest() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = write_shard(dir.path(), "s", 0, &[3, 4], 0);
+    let clean = fs::read(&shard.positions_path).unwrap();
+    assert!(zero_data::read_shard(&shard.positions_path).is_ok());
+    // The row groups the digest covers: its byte count is recorded beside it.
+    let file = zero_data::ShardFile::open(&shard.positions_path).unwrap();
+    let recorded = file.metadata_value(zero_data::DATA_SHA256_KEY).unwrap();
+    let data_end: usize = recorded.split_once(':').unwrap().0.parse().unwrap();
+    assert!(data_end > 100 && data_end < clean.len());
+    for at in [4, data_end / 2, data_end - 1] {
+        let mut damaged = clean.clone();
+        damaged[at] ^= 0x01;
+        fs::write(&shard.positions_path, &damaged).unwrap();
+        let err = zero_data::read_shard(&shard.positions_path).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains("s.parquet") && text.contains("digest"),
+            "byte {at} of {data_end}: {text}"
+        );
     }
 }
