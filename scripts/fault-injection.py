@@ -99,6 +99,7 @@ FILE_FAULTS = [
     ("corrupted checkpoint", "checkpoints/gen-0002.safetensors", flip, "stops"),
     ("edited checkpoint metadata", "checkpoints/gen-0002.safetensors", edit_checkpoint_metadata, "stops"),
     ("truncated trainer state", "checkpoints/gen-0002.train.safetensors", truncate, "stops"),
+    ("corrupted trainer state", "checkpoints/gen-0002.train.safetensors", flip, "stops"),
     ("truncated state.json", "state.json", truncate, "stops"),
     ("corrupted config.toml", "config.toml", flip, "stops"),
 ]

@@ -167,16 +167,43 @@ impl View for &RawTensor {
     }
 }
 
-/// The metadata as the checksum covers it: every field but the checksum, in the one way serde writes them.
-fn covered_metadata(meta: &CheckpointMeta) -> String {
-    let mut meta = meta.clone();
-    meta.checksum.clear();
-    serde_json::to_string(&meta).expect("metadata serializes")
+/// `"checksum":"SUM"`, as serde writes the field.
+fn checksum_field(sum: &str) -> String {
+    format!("\"checksum\":\"{sum}\"")
+}
+
+/// `json` with the last `"checksum":"FROM"` made `"checksum":"TO"`; `None` when it has none.
+fn with_checksum(json: &str, from: &str, to: &str) -> Option<String> {
+    let field = checksum_field(from);
+    let at = json.rfind(&field)?;
+    Some(format!(
+        "{}{}{}",
+        &json[..at],
+        checksum_field(to),
+        &json[at + field.len()..]
+    ))
+}
+
+/// Metadata with a blank `checksum` field written as JSON, with the checksum of that very text and of `tensors`
+/// filled in: what a file's header carries. The checksum covers the text as written, not a re-serialization of
+/// what it parses to (float fields need not come back to the same text).
+pub fn sealed_json<'a, T: Serialize>(
+    meta: &T,
+    tensors: impl Iterator<Item = (&'a str, &'a [usize], &'a [u8])>,
+) -> String {
+    let blank = serde_json::to_string(meta).expect("metadata serializes");
+    let sum = checksum(Some(&blank), tensors);
+    with_checksum(&blank, "", &sum).expect("the metadata has a blank checksum field")
+}
+
+/// What the checksum `sum` recorded in a sealed `json` covers (the text with that field blanked), if it is there.
+pub fn covered_json(json: &str, sum: &str) -> Option<String> {
+    with_checksum(json, sum, "")
 }
 
 /// Order-sensitive 64-bit checksum of the covered metadata (format 2; `None` for format 1) and of the tensors'
-/// names, shapes and bytes (cheap; detects corruption, not tampering).
-fn checksum<'a>(metadata: Option<&str>, tensors: impl Iterator<Item = (&'a str, &'a [usize], &'a [u8])>) -> String {
+/// names, shapes and bytes (cheap; detects corruption, not tampering). The trainer's state files use it too.
+pub fn checksum<'a>(metadata: Option<&str>, tensors: impl Iterator<Item = (&'a str, &'a [usize], &'a [u8])>) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut mix = |x: u64| h = (h ^ x).wrapping_mul(0x0000_0100_0000_01B3).rotate_left(29);
     if let Some(metadata) = metadata {
@@ -206,13 +233,13 @@ impl Checkpoint {
         named.sort_by(|a, b| a.0.cmp(&b.0));
         let mut meta = meta.clone();
         meta.format = CHECKPOINT_FORMAT;
-        meta.checksum = checksum(
-            Some(&covered_metadata(&meta)),
+        meta.checksum.clear();
+        let json = sealed_json(
+            &meta,
             named
                 .iter()
                 .map(|(n, t)| (n.as_str(), t.shape.as_slice(), t.bytes.as_slice())),
         );
-        let json = serde_json::to_string(&meta).expect("metadata serializes");
         let bytes = serialize_with_metadata(&named, METADATA_KEY, json).map_err(|reason| CheckpointError::Corrupt {
             path: path.to_path_buf(),
             reason,
@@ -298,7 +325,10 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<(CheckpointMeta, ParsedTensors), C
     let meta: CheckpointMeta = serde_json::from_str(json).map_err(|e| corrupt(format!("metadata: {e}")))?;
     let covered = match meta.format {
         1 => None,
-        CHECKPOINT_FORMAT => Some(covered_metadata(&meta)),
+        CHECKPOINT_FORMAT => Some(
+            covered_json(json, &meta.checksum)
+                .ok_or_else(|| corrupt("the metadata does not carry its checksum".to_string()))?,
+        ),
         other => {
             return Err(corrupt(format!(
                 "checkpoint format {other} is not one this version reads (1 to {CHECKPOINT_FORMAT})"
@@ -394,8 +424,18 @@ mod tests {
         CheckpointMeta::new::<zero_games::baghchal::BaghChal>(&rules, &NetworkConfig::default())
     }
 
-    fn file(meta: &CheckpointMeta) -> Vec<u8> {
-        serialize_with_metadata(&tensors(), METADATA_KEY, serde_json::to_string(meta).unwrap()).unwrap()
+    fn file(json: String) -> Vec<u8> {
+        serialize_with_metadata(&tensors(), METADATA_KEY, json).unwrap()
+    }
+
+    fn sealed(meta: &CheckpointMeta) -> String {
+        let named = tensors();
+        sealed_json(
+            meta,
+            named
+                .iter()
+                .map(|(n, t)| (n.as_str(), t.shape.as_slice(), t.bytes.as_slice())),
+        )
     }
 
     fn sum(metadata: Option<&str>) -> String {
@@ -410,13 +450,13 @@ mod tests {
 
     #[test]
     fn an_edited_metadata_field_fails_the_checksum() {
-        let mut meta = meta();
-        meta.checksum = sum(Some(&covered_metadata(&meta)));
+        let json = sealed(&meta());
         let path = Path::new("net.safetensors");
-        assert_eq!(Checkpoint::read_meta_of(path, &file(&meta)).unwrap(), meta);
-        let mut edited = meta.clone();
-        edited.network.value_hidden = 1 << 20;
-        let err = Checkpoint::read_meta_of(path, &file(&edited)).unwrap_err();
+        let read = Checkpoint::read_meta_of(path, &file(json.clone())).unwrap();
+        assert_eq!(read.network, meta().network);
+        let edited = json.replacen("\"value_hidden\":", "\"value_hidden\":9", 1);
+        assert_ne!(edited, json);
+        let err = Checkpoint::read_meta_of(path, &file(edited)).unwrap_err();
         assert!(
             err.to_string().contains("checksum") && err.to_string().contains("net.safetensors"),
             "{err}"
@@ -429,11 +469,11 @@ mod tests {
         old.format = 1;
         old.checksum = sum(None);
         let path = Path::new("old.safetensors");
-        assert_eq!(Checkpoint::read_meta_of(path, &file(&old)).unwrap(), old);
+        let json = serde_json::to_string(&old).unwrap();
+        assert_eq!(Checkpoint::read_meta_of(path, &file(json)).unwrap(), old);
         let mut future = meta();
         future.format = CHECKPOINT_FORMAT + 1;
-        future.checksum = sum(Some(&covered_metadata(&future)));
-        let err = Checkpoint::read_meta_of(path, &file(&future)).unwrap_err();
+        let err = Checkpoint::read_meta_of(path, &file(sealed(&future))).unwrap_err();
         assert!(err.to_string().contains("format 3"), "{err}");
     }
 }

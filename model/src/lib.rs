@@ -17,7 +17,10 @@ pub mod encode;
 pub mod evaluator;
 pub mod network;
 
-pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta, RawTensor, serialize_with_metadata};
+pub use checkpoint::{
+    Checkpoint, CheckpointError, CheckpointMeta, RawTensor, checksum, covered_json, sealed_json,
+    serialize_with_metadata,
+};
 pub use device::{DeviceChoice, Precision};
 pub use evaluator::NetworkEvaluator;
 pub use network::{NetOutput, NetworkConfig, PolicyValueNet};

@@ -119,7 +119,8 @@ fn leftovers(root: &Path) -> Result<Vec<PathBuf>> {
     Ok(found)
 }
 
-/// Loads every checkpoint (checksum, architecture, game) and checks that the state's networks are there.
+/// Loads every checkpoint (checksum, architecture, game) and the trainer's state beside it, and checks that the
+/// state's networks are there.
 fn check_checkpoints<G: Registered>(root: &Path, state: Option<&RunState>, report: &mut CheckReport) {
     let dir = root.join("checkpoints");
     let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -137,6 +138,13 @@ fn check_checkpoints<G: Registered>(root: &Path, state: Option<&RunState>, repor
         report.checkpoints += 1;
         if let Err(e) = Checkpoint::load::<G>(path, tch::Device::Cpu) {
             report.found(path, e.to_string());
+        }
+        // The trainer's state beside it, which a resume loads (the newest one) or may load (gating).
+        let train_state = zero_train::state::train_state_path(path);
+        if train_state.exists()
+            && let Err(e) = zero_train::state::load(&train_state)
+        {
+            report.found(&train_state, e.to_string());
         }
     }
     let Some(state) = state else { return };

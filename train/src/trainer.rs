@@ -365,6 +365,7 @@ impl<G: Encoding> Trainer<G> {
             batch_size: self.config.batch_size,
             chunk_steps: self.config.chunk_steps,
             last_learning_rate: self.last_lr,
+            checksum: String::new(),
         };
         state::save(&state::train_state_path(path), &state, &self.optimizer.state_tensors())?;
         self.export_checkpoint(path)
