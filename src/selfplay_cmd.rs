@@ -24,9 +24,13 @@ pub struct SelfPlayArgs {
     #[arg(long, required_unless_present = "follow", conflicts_with = "follow")]
     pub out: Option<PathBuf>,
     /// Join a run: play with its newest network, add shards to its data directory, pick up each new checkpoint
-    /// between batches of `--games` (default 16) games, and stop when the run has done all its generations.
+    /// between batches of `--games` (default 16) games, and stop when the run has done all its generations, or
+    /// when no process has driven it for `--wait-for-run` seconds.
     #[arg(long, value_name = "RUN_DIR", conflicts_with = "config")]
     pub follow: Option<PathBuf>,
+    /// With --follow: how long to wait for the run to be driven again (a restart after a kill) before stopping.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "follow")]
+    pub wait_for_run: u64,
     /// Worker threads (default: the config's `selfplay.workers`).
     #[arg(long)]
     pub workers: Option<usize>,
@@ -83,6 +87,7 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
             workers: args.workers,
             seed: args.seed,
             games_per_batch: args.games.unwrap_or(16),
+            wait_for_run: std::time::Duration::from_secs(args.wait_for_run),
         };
         return with_game!(config.game, G => follow::<G>(&config, run_dir, options));
     }

@@ -112,6 +112,18 @@ fn a_killed_run_resumes_without_losing_games_and_a_second_process_is_refused() {
 
     first.kill().unwrap(); // SIGKILL
     first.wait().unwrap();
+    // A follower of a run that no process drives stops after --wait-for-run, rather than playing for it forever.
+    let follower = zero()
+        .args(["selfplay", "--follow"])
+        .arg(&dir)
+        .args(["--games", "2", "--wait-for-run", "1"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&follower.stdout);
+    assert!(
+        follower.status.success() && said.contains("no process has driven"),
+        "{said}"
+    );
     let before = finished_games(&dir);
     assert!(!before.is_empty());
 

@@ -77,6 +77,20 @@ pub struct RunDir {
     _lock: File,
 }
 
+/// Takes the run's lock, trying a few times over a quarter of a second: a follower asking whether the run is
+/// driven ([`RunDir::is_driven`]) holds it shared for a moment, which must not make a starting run give up.
+fn lock_with_retries(lock: &std::fs::File) -> bool {
+    for attempt in 0..5 {
+        if lock.try_lock().is_ok() {
+            return true;
+        }
+        if attempt < 4 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+    false
+}
+
 impl RunDir {
     /// Opens (creating if needed) and locks a run directory; fails with the holder's name when another process
     /// drives it.
@@ -93,7 +107,7 @@ impl RunDir {
             .truncate(false)
             .open(&lock_path)
             .with_context(|| format!("opening {}", lock_path.display()))?;
-        if lock.try_lock().is_err() {
+        if !lock_with_retries(&lock) {
             let holder = std::fs::read_to_string(&lock_path).unwrap_or_default();
             bail!(
                 "run directory {} is in use by another process ({}); stop it first, or use another --run-dir",
@@ -110,6 +124,20 @@ impl RunDir {
         };
         dir.clean_leftovers()?;
         Ok(dir)
+    }
+
+    /// Whether a process drives the run in `root` now (holds its lock). Asked by followers; the answer is taken
+    /// with a shared lock held for a moment.
+    pub fn is_driven(root: &Path) -> bool {
+        let Ok(lock) = std::fs::File::open(root.join("run.lock")) else {
+            return false;
+        };
+        match lock.try_lock_shared() {
+            Ok(()) => false,
+            Err(std::fs::TryLockError::WouldBlock) => true,
+            // A file system without locks: take the run as driven, as the follower did before it could tell.
+            Err(std::fs::TryLockError::Error(_)) => true,
+        }
     }
 
     /// Removes what a killed process left half-written: abandoned temporaries everywhere (a live follower's are
@@ -448,5 +476,24 @@ mod tests {
             std::fs::read_to_string(&path).unwrap(),
             format!("{long}{{\"step\":5}}\n")
         );
+    }
+
+    #[test]
+    fn a_run_is_driven_while_its_process_holds_the_lock_and_a_look_at_it_does_not_keep_a_run_from_starting() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(!RunDir::is_driven(dir.path()), "no lock file yet");
+        let run = RunDir::open(dir.path()).unwrap();
+        assert!(RunDir::is_driven(dir.path()));
+        drop(run);
+        assert!(!RunDir::is_driven(dir.path()));
+        // A follower's look holds the lock shared for a moment; a run starting then waits it out.
+        let look = std::fs::File::open(dir.path().join("run.lock")).unwrap();
+        look.lock_shared().unwrap();
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(60));
+            drop(look);
+        });
+        assert!(RunDir::open(dir.path()).is_ok());
+        release.join().unwrap();
     }
 }

@@ -9,6 +9,7 @@ use crate::play::{PlayJob, play_games};
 use crate::summary::{read_generations, resignation_earned};
 use anyhow::Result;
 use std::path::Path;
+use std::time::{Duration, Instant};
 use zero_games::Registered;
 
 /// How a follower plays: its workers and seed (default: the run's), and games per batch between looks at the
@@ -18,6 +19,8 @@ pub struct FollowOptions {
     pub workers: Option<usize>,
     pub seed: Option<u64>,
     pub games_per_batch: usize,
+    /// How long to wait for the run to be driven again (a restart after a kill) before stopping.
+    pub wait_for_run: Duration,
 }
 
 /// Plays batches of games for the run in `run_dir` until it has done all its generations.
@@ -37,7 +40,19 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
     // the same PID on the same host name (containers).
     let instance = zero_games::files::unique_token();
     for round in 0u64.. {
-        let state = RunDir::read_state(run_dir)?;
+        let mut state = RunDir::read_state(run_dir)?;
+        if !RunDir::is_driven(run_dir) && state.generation < config.run.generations {
+            let driven = wait_until_driven(run_dir, options.wait_for_run);
+            state = RunDir::read_state(run_dir)?;
+            if !driven && state.generation < config.run.generations {
+                println!(
+                    "zero selfplay: no process has driven {} for {} s: stopping (start the run again, then its followers)",
+                    run_dir.display(),
+                    options.wait_for_run.as_secs()
+                );
+                return Ok(());
+            }
+        }
         if state.generation >= config.run.generations {
             println!(
                 "zero selfplay: {} has finished its {} generations",
@@ -85,6 +100,21 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
     Ok(())
 }
 
+/// Waits up to `patience` for a process to drive the run; whether one does. A follower whose run has stopped
+/// (failed, or killed and not restarted) stops too, rather than playing games for it without end.
+fn wait_until_driven(run_dir: &Path, patience: Duration) -> bool {
+    let deadline = Instant::now() + patience;
+    loop {
+        if RunDir::is_driven(run_dir) {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
 /// The generation a follower's games count towards and the network it plays them with: the one the run's own
 /// self-play uses (with gating, the last one promoted; else the newest the run has made, none in generation 0).
 fn network_to_follow(config: &RunConfig, run_dir: &Path, state: &RunState) -> (u32, u32) {
@@ -104,5 +134,20 @@ fn network_to_follow(config: &RunConfig, run_dir: &Path, state: &RunState) -> (u
                 .unwrap_or(0);
             (newest, newest)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_follower_waits_for_its_run_only_so_long() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = Instant::now();
+        assert!(!wait_until_driven(dir.path(), Duration::from_millis(300)));
+        assert!(start.elapsed() >= Duration::from_millis(300));
+        let _run = RunDir::open(dir.path()).unwrap();
+        assert!(wait_until_driven(dir.path(), Duration::ZERO));
     }
 }
