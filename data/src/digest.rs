@@ -1,7 +1,7 @@
 //! A SHA-256 of a shard file's row groups (every byte from its start to the end of its last row group), kept in
-//! its footer (`zero.data_sha256`, as `BYTES:HEX`), and its check when the file is opened. Parquet pages carry no checksum as this crate writes them, so without it a
-//! flipped byte in a column that still decodes would be read as data. Files written before it have no digest
-//! and are read as they are.
+//! its footer (`zero.data_sha256`, as `BYTES:HEX`), and its check when the file is opened. Parquet pages carry
+//! no checksum as this crate writes them, so without it a flipped byte in a column that still decodes would be
+//! read as data. Files written before it have no digest and are read as they are.
 
 use crate::error::DataError;
 use arrow_array::RecordBatch;

@@ -167,6 +167,13 @@ impl View for &RawTensor {
     }
 }
 
+/// Named tensors as [`checksum`] reads them: name, shape, bytes.
+fn views(named: &[(String, RawTensor)]) -> impl Iterator<Item = (&str, &[usize], &[u8])> {
+    named
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.shape.as_slice(), t.bytes.as_slice()))
+}
+
 /// `"checksum":"SUM"`, as serde writes the field.
 fn checksum_field(sum: &str) -> String {
     format!("\"checksum\":\"{sum}\"")
@@ -234,12 +241,7 @@ impl Checkpoint {
         let mut meta = meta.clone();
         meta.format = CHECKPOINT_FORMAT;
         meta.checksum.clear();
-        let json = sealed_json(
-            &meta,
-            named
-                .iter()
-                .map(|(n, t)| (n.as_str(), t.shape.as_slice(), t.bytes.as_slice())),
-        );
+        let json = sealed_json(&meta, views(&named));
         let bytes = serialize_with_metadata(&named, METADATA_KEY, json).map_err(|reason| CheckpointError::Corrupt {
             path: path.to_path_buf(),
             reason,
@@ -429,23 +431,11 @@ mod tests {
     }
 
     fn sealed(meta: &CheckpointMeta) -> String {
-        let named = tensors();
-        sealed_json(
-            meta,
-            named
-                .iter()
-                .map(|(n, t)| (n.as_str(), t.shape.as_slice(), t.bytes.as_slice())),
-        )
+        sealed_json(meta, views(&tensors()))
     }
 
     fn sum(metadata: Option<&str>) -> String {
-        let named = tensors();
-        checksum(
-            metadata,
-            named
-                .iter()
-                .map(|(n, t)| (n.as_str(), t.shape.as_slice(), t.bytes.as_slice())),
-        )
+        checksum(metadata, views(&tensors()))
     }
 
     #[test]
