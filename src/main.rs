@@ -5,6 +5,7 @@ mod bench;
 mod bot_cmd;
 mod eval_cmd;
 mod export_cmd;
+mod games_cmd;
 mod rules_cmd;
 mod run_cmd;
 mod runtime;
@@ -56,6 +57,10 @@ enum Command {
         #[arg(long)]
         repair: bool,
     },
+    /// Write a run's self-play and evaluation games as records (PDN for Bashni, PGN-style for the others).
+    Games(games_cmd::GamesArgs),
+    /// Read a record file and replay every game in it under its rules, one line per game.
+    Replay(games_cmd::ReplayArgs),
     /// Write a self-contained bot bundle (weights, TorchScript, manifest) from a checkpoint or run directory.
     Export(export_cmd::ExportArgs),
     /// Play a bundle's network over a line protocol on stdin/stdout (docs/protocol.md).
@@ -92,6 +97,8 @@ fn main() {
         Command::Eval(args) => eval_cmd::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Export(args) => export_cmd::run(args),
+        Command::Games(args) => games_cmd::export(args),
+        Command::Replay(args) => games_cmd::replay_file(args),
         Command::Bot(args) => bot_cmd::run_bot(args),
         Command::Play(args) => bot_cmd::run_play(args),
         Command::Serve(args) => bot_cmd::run_serve(args),

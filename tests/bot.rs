@@ -88,8 +88,9 @@ fn replay(moves: &[&str]) -> Bashni {
 
 #[test]
 fn bot_answers_the_protocol_over_pipes_and_survives_bad_lines() {
-    let dir = scratch("bot");
-    let bundle = tiny_bundle("bashni", &dir, 8);
+    let tmp = scratch("bot");
+    let dir = tmp.path();
+    let bundle = tiny_bundle("bashni", dir, 8);
     let mut bot = Client::start(&bundle);
     assert_eq!(bot.ask("isready"), "readyok");
 
@@ -156,8 +157,9 @@ fn bot_answers_the_protocol_over_pipes_and_survives_bad_lines() {
 
 #[test]
 fn bot_ends_quietly_at_the_end_of_its_input() {
-    let dir = scratch("bot-eof");
-    let bundle = tiny_bundle("baghchal", &dir, 4);
+    let tmp = scratch("bot-eof");
+    let dir = tmp.path();
+    let bundle = tiny_bundle("baghchal", dir, 4);
     let out = Command::new(env!("CARGO_BIN_EXE_zero"))
         .args(["bot", bundle.to_str().unwrap()])
         .stdin(Stdio::null())

@@ -34,8 +34,9 @@ fn copy_dir(from: &Path, to: &Path) {
 
 #[test]
 fn export_of_a_checkpoint_writes_weights_torchscript_and_a_complete_manifest() {
-    let dir = scratch("export-file");
-    let bundle = tiny_bundle("baghchal", &dir, 32);
+    let tmp = scratch("export-file");
+    let dir = tmp.path();
+    let bundle = tiny_bundle("baghchal", dir, 32);
     let ckpt = std::fs::read(dir.join("net.safetensors")).unwrap();
     assert_eq!(
         std::fs::read(bundle.join("network.safetensors")).unwrap(),
@@ -64,7 +65,7 @@ fn export_of_a_checkpoint_writes_weights_torchscript_and_a_complete_manifest() {
         assert_eq!(sha.len(), 64, "{file}");
     }
     // No temporary directory is left beside the bundle.
-    let names: Vec<String> = std::fs::read_dir(&dir)
+    let names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
@@ -86,7 +87,8 @@ fn export_of_a_checkpoint_writes_weights_torchscript_and_a_complete_manifest() {
 
 #[test]
 fn export_of_a_run_directory_takes_the_newest_generation_and_its_elo() {
-    let dir = scratch("export-run");
+    let tmp = scratch("export-run");
+    let dir = tmp.path();
     let run = dir.join("run");
     std::fs::create_dir_all(run.join("checkpoints")).unwrap();
     // Names sort the other way round from generations: the generation decides.
@@ -124,8 +126,9 @@ fn export_of_a_run_directory_takes_the_newest_generation_and_its_elo() {
 
 #[test]
 fn loading_refuses_damaged_bundles_naming_what_is_wrong() {
-    let dir = scratch("export-damage");
-    let good = tiny_bundle("bashni", &dir, 8);
+    let tmp = scratch("export-damage");
+    let dir = tmp.path();
+    let good = tiny_bundle("bashni", dir, 8);
     let case = |name: &str, damage: &dyn Fn(&Path), expect: &str| {
         let bundle = dir.join(name);
         copy_dir(&good, &bundle);

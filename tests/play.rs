@@ -24,8 +24,9 @@ fn play(bundle: &std::path::Path, args: &[&str], script: &str) -> String {
 
 #[test]
 fn a_scripted_person_plays_undoes_and_is_told_about_a_bad_move() {
-    let dir = scratch("play");
-    let bundle = tiny_bundle("bashni", &dir, 4);
+    let tmp = scratch("play");
+    let dir = tmp.path();
+    let bundle = tiny_bundle("bashni", dir, 4);
     let out = play(
         &bundle,
         &["--sims", "4"],
@@ -54,8 +55,9 @@ fn a_scripted_person_plays_undoes_and_is_told_about_a_bad_move() {
 
 #[test]
 fn the_bot_moves_first_when_the_person_plays_second() {
-    let dir = scratch("play-second");
-    let bundle = tiny_bundle("baghchal", &dir, 4);
+    let tmp = scratch("play-second");
+    let dir = tmp.path();
+    let bundle = tiny_bundle("baghchal", dir, 4);
     let out = play(&bundle, &["--human", "second", "--sims", "2"], "");
     let intro = out.lines().next().unwrap();
     assert!(intro.contains("(second)"), "{out}");

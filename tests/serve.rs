@@ -92,8 +92,9 @@ fn replay(history: &str) -> Bashni {
 
 #[test]
 fn api_refuses_bad_requests_clearly_and_limits_searches() {
-    let dir = scratch("serve-api");
-    let bundle = tiny_bundle("bashni", &dir, 4);
+    let tmp = scratch("serve-api");
+    let dir = tmp.path();
+    let bundle = tiny_bundle("bashni", dir, 4);
     // Many simulations: a search lasts long enough for concurrent requests to meet it.
     let server = Server::start(&bundle, 3000);
     let (status, state) = server.request("GET", "/api/state", "");
@@ -188,8 +189,9 @@ fn api_refuses_bad_requests_clearly_and_limits_searches() {
 
 #[test]
 fn pages_of_other_sites_are_refused() {
-    let dir = scratch("serve-origin");
-    let bundle = tiny_bundle("bashni", &dir, 4);
+    let tmp = scratch("serve-origin");
+    let dir = tmp.path();
+    let bundle = tiny_bundle("bashni", dir, 4);
     let server = Server::start(&bundle, 4);
     let address = server.address.as_str();
     let port = address.rsplit(':').next().unwrap();
@@ -223,8 +225,9 @@ fn stalled(address: &str, head: &str) -> TcpStream {
 
 #[test]
 fn slow_clients_hold_no_one_else_up_and_are_cut_off() {
-    let dir = scratch("serve-slow");
-    let bundle = tiny_bundle("bashni", &dir, 4);
+    let tmp = scratch("serve-slow");
+    let dir = tmp.path();
+    let bundle = tiny_bundle("bashni", dir, 4);
     let server = Server::start(&bundle, 4);
     let address = server.address.as_str();
     // More clients than requests handled at once, each stalled in its head or in its body.
@@ -262,8 +265,9 @@ fn slow_clients_hold_no_one_else_up_and_are_cut_off() {
 
 #[test]
 fn the_page_is_played_by_clicking_in_headless_chromium() {
-    let dir = scratch("serve-browser");
-    let bundle = tiny_bundle("bashni", &dir, 4);
+    let tmp = scratch("serve-browser");
+    let dir = tmp.path();
+    let bundle = tiny_bundle("bashni", dir, 4);
     let server = Server::start(&bundle, 4);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/browser-test.sh");
     let out = Command::new(script)

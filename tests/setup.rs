@@ -2,14 +2,15 @@
 //! half-installed venv left by an interrupted run. Each is reported with the step that failed, and nothing is
 //! ever left looking complete. (The good path runs before every README command, so CI exercises it.)
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zero-setup-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh cache directory for one test, removed when the returned guard drops.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("zero-setup-test-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn setup(cache: &Path, envs: &[(&str, &str)]) -> Output {
@@ -28,18 +29,19 @@ fn stderr(o: &Output) -> String {
 
 #[test]
 fn missing_python_is_reported_with_its_step() {
-    let cache = scratch("nopython");
-    let out = setup(&cache, &[("ZERO_PYTHON", "python-that-does-not-exist")]);
+    let tmp = scratch("nopython");
+    let cache = tmp.path();
+    let out = setup(cache, &[("ZERO_PYTHON", "python-that-does-not-exist")]);
     assert!(!out.status.success());
     let err = stderr(&out);
     assert!(err.contains("FAILED at step: find python3"), "{err}");
     assert!(!cache.join("torch-2.13.0/complete").exists());
-    std::fs::remove_dir_all(cache).unwrap();
 }
 
 #[test]
 fn too_old_python_is_reported_with_its_step() {
-    let cache = scratch("oldpython");
+    let tmp = scratch("oldpython");
+    let cache = tmp.path();
     let fake = cache.join("python-old");
     std::fs::write(
         &fake,
@@ -47,46 +49,46 @@ fn too_old_python_is_reported_with_its_step() {
     )
     .unwrap();
     Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
-    let out = setup(&cache, &[("ZERO_PYTHON", fake.to_str().unwrap())]);
+    let out = setup(cache, &[("ZERO_PYTHON", fake.to_str().unwrap())]);
     assert!(!out.status.success());
     let err = stderr(&out);
     assert!(err.contains("FAILED at step: check python version"), "{err}");
     assert!(err.contains("3.8.0"), "{err}");
-    std::fs::remove_dir_all(cache).unwrap();
 }
 
 #[test]
 fn too_little_disk_is_reported_before_anything_is_installed() {
-    let cache = scratch("nodisk");
+    let tmp = scratch("nodisk");
+    let cache = tmp.path();
     // No disk anywhere has 100 PB free, so the check must refuse, naming what it needs and how much it found.
-    let out = setup(&cache, &[("ZERO_SETUP_MIN_FREE_GB", "100000000")]);
+    let out = setup(cache, &[("ZERO_SETUP_MIN_FREE_GB", "100000000")]);
     assert!(!out.status.success());
     let err = stderr(&out);
     assert!(err.contains("FAILED at step: check disk space"), "{err}");
     assert!(err.contains("need 100000000 GB"), "{err}");
     assert!(!cache.join("torch-2.13.0/venv").exists(), "a venv was created anyway");
-    std::fs::remove_dir_all(cache).unwrap();
 }
 
 #[test]
 fn a_malformed_disk_setting_is_named() {
-    let cache = scratch("badsetting");
-    let out = setup(&cache, &[("ZERO_SETUP_MIN_FREE_GB", "eight")]);
+    let tmp = scratch("badsetting");
+    let cache = tmp.path();
+    let out = setup(cache, &[("ZERO_SETUP_MIN_FREE_GB", "eight")]);
     assert!(!out.status.success());
     let err = stderr(&out);
     assert!(err.contains("ZERO_SETUP_MIN_FREE_GB='eight'"), "{err}");
-    std::fs::remove_dir_all(cache).unwrap();
 }
 
 #[test]
 fn half_installed_venv_is_replaced_and_an_unreachable_registry_reported() {
-    let cache = scratch("offline");
+    let tmp = scratch("offline");
+    let cache = tmp.path();
     // What an interrupted earlier run leaves: a venv directory with no marker.
     let venv = cache.join("torch-2.13.0/venv");
     std::fs::create_dir_all(venv.join("bin")).unwrap();
     std::fs::write(venv.join("leftover"), "half").unwrap();
     let out = setup(
-        &cache,
+        cache,
         &[
             // Scratch space (often a small /tmp) need not hold a real install to reach the pip step.
             ("ZERO_SETUP_MIN_FREE_GB", "0"),
@@ -105,5 +107,4 @@ fn half_installed_venv_is_replaced_and_an_unreachable_registry_reported() {
         !cache.join("torch-2.13.0/complete").exists(),
         "a failed install left a marker"
     );
-    std::fs::remove_dir_all(cache).unwrap();
 }

@@ -42,8 +42,9 @@ fn expected<G: Encoding>(weights: &std::path::Path) -> (Vec<i64>, Vec<f32>, Vec<
 }
 
 fn check_game(game: &str) {
-    let dir = scratch(&format!("torchscript-{game}"));
-    let bundle = tiny_bundle(game, &dir, 4);
+    let tmp = scratch(&format!("torchscript-{game}"));
+    let dir = tmp.path();
+    let bundle = tiny_bundle(game, dir, 4);
     let kind: GameKind = game.parse().unwrap();
     let weights = bundle.join("network.safetensors");
     let (shape, xs, want, out_shape) = with_game!(kind, G => expected::<G>(&weights));

@@ -1,5 +1,5 @@
 //! A SHA-256 of a shard file's row groups (every byte from its start to the end of its last row group), kept in
-//! its footer (`zero.data_sha256`, as `BYTES:HEX`), and its check when the file is opened. Parquet pages carry
+//! its footer (`zero.data_sha256`, as `BYTES:HEX`), and its check before the file's rows are first read. Parquet pages carry
 //! no checksum as this crate writes them, so without it a flipped byte in a column that still decodes would be
 //! read as data. Files written before it have no digest and are read as they are.
 

@@ -6,6 +6,7 @@ use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::SystemTime;
 
 use arrow_array::cast::AsArray;
@@ -26,13 +27,31 @@ use zero_games::files::is_temporary;
 /// Rows per Arrow batch when reading: large enough to amortize decoding, small enough to stay a few MB.
 pub const READ_BATCH_ROWS: usize = 1024;
 
-/// An open Parquet file of a shard whose footer, version, header and columns were checked.
-#[derive(Clone)]
+/// An open Parquet file of a shard whose footer, version, header and columns were checked. Its data is checked
+/// against the footer's digest at the first read of rows, not at opening: listing, counting and indexing a run's
+/// shards read footers only, and hashing every file for them would read the whole data directory.
 pub struct ShardFile {
     path: PathBuf,
     header: ShardHeader,
     rows: usize,
     metadata: ArrowReaderMetadata,
+    /// The footer's `zero.data_sha256`; none in files written before it.
+    digest: Option<String>,
+    /// Set once the data matched `digest`; a failed check is repeated by the next read.
+    digest_checked: AtomicBool,
+}
+
+impl Clone for ShardFile {
+    fn clone(&self) -> ShardFile {
+        ShardFile {
+            path: self.path.clone(),
+            header: self.header.clone(),
+            rows: self.rows,
+            metadata: self.metadata.clone(),
+            digest: self.digest.clone(),
+            digest_checked: AtomicBool::new(self.digest_checked.load(Ordering::Relaxed)),
+        }
+    }
 }
 
 /// Runs a call into the Parquet reader, turning a panic inside it into [`DataError::Corrupt`] for `path`. The
@@ -108,20 +127,17 @@ impl ShardFile {
     }
 
     fn open_with(path: &Path, expected_schema: impl Fn(&ShardHeader) -> SchemaRef) -> Result<ShardFile, DataError> {
-        let mut file = File::open(path).map_err(|e| DataError::io(path, e))?;
+        let file = File::open(path).map_err(|e| DataError::io(path, e))?;
         let metadata = contained(path, || {
             ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).map_err(|e| DataError::corrupt(path, e))
         })?;
         let length = file.metadata().map_err(|e| DataError::io(path, e))?.len();
         check_layout(path, metadata.metadata(), length)?;
         let parquet = metadata.metadata().file_metadata();
-        let recorded = parquet
+        let digest = parquet
             .key_value_metadata()
             .and_then(|kv| kv.iter().find(|e| e.key == DATA_SHA256_KEY))
-            .and_then(|e| e.value.as_deref());
-        if let Some(recorded) = recorded {
-            digest::verify(path, &mut file, length, recorded)?;
-        }
+            .and_then(|e| e.value.clone());
         let header = schema::header_from_metadata(path, parquet.key_value_metadata())?;
         let rows =
             usize::try_from(parquet.num_rows()).map_err(|_| DataError::not_a_shard(path, "negative row count"))?;
@@ -131,7 +147,22 @@ impl ShardFile {
             header,
             rows,
             metadata,
+            digest,
+            digest_checked: AtomicBool::new(false),
         })
+    }
+
+    /// Checks the file's data against its footer's digest, once per open file.
+    fn check_digest(&self) -> Result<(), DataError> {
+        let Some(recorded) = &self.digest else { return Ok(()) };
+        if self.digest_checked.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        let mut file = File::open(&self.path).map_err(|e| DataError::io(&self.path, e))?;
+        let length = file.metadata().map_err(|e| DataError::io(&self.path, e))?.len();
+        digest::verify(&self.path, &mut file, length, recorded)?;
+        self.digest_checked.store(true, Ordering::Release);
+        Ok(())
     }
 
     pub fn path(&self) -> &Path {
@@ -190,13 +221,14 @@ impl ShardFile {
     }
 
     /// Streams the rows in `range` (clamped to the file) as Arrow batches of at most `batch_rows` rows, holding
-    /// only the named columns.
+    /// only the named columns. The first call checks the file's digest.
     pub fn batches(
         &self,
         range: Range<usize>,
         batch_rows: usize,
         columns: &[&str],
     ) -> Result<impl Iterator<Item = Result<RecordBatch, DataError>> + use<>, DataError> {
+        self.check_digest()?;
         let path = self.path.clone();
         let file = File::open(&path).map_err(|e| DataError::io(&path, e))?;
         let indices = columns

@@ -9,10 +9,12 @@
 mod bot;
 mod files;
 mod notation;
+mod records;
 
 pub use bot::{http, protocol};
 pub use files::{bundle, checkpoint, config, shard};
 pub use notation::{moves, position, rules};
+pub use records::records;
 
 use zero_games::GameKind;
 
@@ -24,6 +26,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("position", position),
     ("moves", moves),
     ("rules", rules),
+    ("records", records),
     ("config", config),
     ("protocol", protocol),
     ("http", http),

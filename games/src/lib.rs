@@ -92,6 +92,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     const ACTION_SPACE: usize;
     /// Number of board symmetries that preserve the rules, identity (index 0) included.
     const SYMMETRIES: usize;
+    /// How a game record writes its result (the first player won, the second won, a draw): chess's PGN tokens
+    /// unless the game's players use others (draughts' PDN: `2-0 0-2 1-1`). Records read either for any game.
+    const RECORD_RESULTS: [&'static str; 3] = ["1-0", "0-1", "1/2-1/2"];
 
     /// Parses a rule set: `variant` names the default (`None`), a variant or a preset; each option is
     /// `key=value` and is applied after the variant.

@@ -100,6 +100,25 @@ fn bad_moves_name_the_token_and_why() {
 }
 
 #[test]
+fn pdn_square_numbers_and_shortened_captures_are_read() {
+    // PDN numbers the dark squares from Black's side: 1 = b8, 22 = c3, 18 = d4, 32 = g1.
+    let start = Bashni::start(&Rules::default());
+    assert_eq!(start.parse_move("22-18"), start.parse_move("c3-d4"));
+    assert!(start.parse_move("22-18").is_ok());
+    let (_, reason) = move_error("start", "33-29");
+    assert!(reason.contains("1..32"), "{reason}");
+    // A multi-jump written by its ends alone is the one legal capture between them.
+    let g = Bashni::from_position(&Rules::default(), "w c3:w d4:b f6:b h8:b").unwrap();
+    let full = g.parse_move("c3:e5:g7").unwrap();
+    assert_eq!(g.format_move(&full), "c3:e5:g7");
+    assert_eq!(g.parse_move("c3:g7"), Ok(full));
+    assert_eq!(g.parse_move("22x8"), Ok(full));
+    // ...but the squares it names must be on its path.
+    let (_, reason) = move_error("w c3:w d4:b f6:b h8:b", "c3:e5:c7");
+    assert!(reason.contains("not legal"), "{reason}");
+}
+
+#[test]
 fn bad_rules_are_refused_with_the_reason() {
     assert!(matches!(rules_error(Some("polish"), &[]), RulesError::UnknownVariant { name, .. } if name == "polish"));
     assert!(matches!(rules_error(None, &["foo=1"]), RulesError::UnknownOption { key, .. } if key == "foo"));

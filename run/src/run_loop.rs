@@ -436,6 +436,10 @@ impl<G: Registered> Generation<'_, G> {
         let metrics_path = dir.metrics_path();
         let mut failure = None;
         trainer.train_steps(&index, steps, |m| {
+            // A shard found damaged when its rows are read (its digest, a bad row) is dropped from the stream.
+            for shard in &m.skipped_shards {
+                bar.suspend(|| eprintln!("zero: skipping shard: {shard}"));
+            }
             bar.inc(1);
             bar.set_message(format!("loss {:.3}", m.loss));
             for (k, v) in [

@@ -9,11 +9,12 @@ use zero_games::{Encoding, GameKind, with_game};
 use zero_model::network::NetShape;
 use zero_model::{Checkpoint, CheckpointMeta, NetworkConfig, PolicyValueNet};
 
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zero-bundle-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for one test, removed when the returned guard drops.
+pub fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("zero-bundle-test-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 pub fn tiny_config() -> NetworkConfig {

@@ -83,25 +83,63 @@ fn corrupt_and_unknown_version_shards_are_reported_and_training_goes_on() {
     assert_eq!(steps, 5);
 }
 
-#[test]
-fn a_shard_that_breaks_while_training_is_reported_once_and_left_out() {
+/// Trains 12 steps on two shards, "good" and "bad", with `damage` done to "bad" before the window is indexed
+/// (`before_indexing`) or after; both shards must be indexed. Returns what training reported skipped.
+fn skipped_while_training(before_indexing: bool, damage: fn(&std::path::Path)) -> Vec<String> {
     let rules = BaghChal::parse_rules(None, &[]).unwrap();
     let data = tempfile::tempdir().unwrap();
     write_playouts::<BaghChal>(data.path(), "good", &rules, 3, 30, 1);
-    let breaking = write_playouts::<BaghChal>(data.path(), "breaking", &rules, 3, 30, 2);
+    let bad = write_playouts::<BaghChal>(data.path(), "bad", &rules, 3, 30, 2);
+    if before_indexing {
+        damage(&bad.positions_path);
+    }
     let config = quick_config();
     let (index, refused) = window::<BaghChal>(data.path(), &rules, &config);
-    assert!(refused.is_empty());
+    assert!(refused.is_empty(), "{refused:?}");
     assert_eq!(index.slices().len(), 2);
-    cut_in_half(&breaking.positions_path);
-
+    if !before_indexing {
+        damage(&bad.positions_path);
+    }
     let mut trainer = Trainer::<BaghChal>::new(config, &tiny_network(), rules, Device::Cpu).unwrap();
     let mut reports = Vec::new();
     trainer
         .train_steps(&index, 12, |m| reports.extend(m.skipped_shards.iter().cloned()))
         .unwrap();
+    reports
+}
+
+#[test]
+fn a_shard_that_breaks_while_training_is_reported_and_left_out() {
+    let reports = skipped_while_training(false, cut_in_half);
     assert!(!reports.is_empty());
-    assert!(reports.iter().all(|m| m.contains("breaking.parquet")), "{reports:?}");
+    assert!(reports.iter().all(|m| m.contains("bad.parquet")), "{reports:?}");
+}
+
+/// Flips one byte in the middle of the row groups the shard's digest covers.
+fn flip_a_data_byte(path: &std::path::Path) {
+    let recorded = zero_data::ShardFile::open(path)
+        .unwrap()
+        .metadata_value(zero_data::DATA_SHA256_KEY)
+        .unwrap()
+        .to_string();
+    let covered: usize = recorded.split_once(':').unwrap().0.parse().unwrap();
+    let mut bytes = std::fs::read(path).unwrap();
+    bytes[covered / 2] ^= 0x10;
+    std::fs::write(path, &bytes).unwrap();
+}
+
+#[test]
+fn a_shard_whose_data_fails_its_digest_is_indexed_then_skipped_at_its_first_read() {
+    // Indexing reads footers only, so the damage is not seen there (nor paid for by hashing every file), but
+    // it is before any of the shard's rows reaches training.
+    let reports = skipped_while_training(true, flip_a_data_byte);
+    assert!(!reports.is_empty());
+    assert!(
+        reports
+            .iter()
+            .all(|m| m.contains("bad.parquet") && m.contains("digest")),
+        "{reports:?}"
+    );
 }
 
 #[test]

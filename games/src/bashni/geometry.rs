@@ -41,12 +41,31 @@ impl Square {
 
     /// Parses `a1`..`h8`; light squares and anything else are refused with the reason.
     pub fn parse(text: &str) -> Result<Square, String> {
+        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+            return Square::from_number(text);
+        }
         let bytes = text.as_bytes();
         if bytes.len() != 2 || !(b'a'..=b'h').contains(&bytes[0]) || !(b'1'..=b'8').contains(&bytes[1]) {
             return Err("not a square (expected a1..h8)".to_string());
         }
         let (file, rank) = ((bytes[0] - b'a') as usize, (bytes[1] - b'1') as usize);
         Square::from_file_rank(file, rank).ok_or_else(|| "a light square: play is on the dark squares".to_string())
+    }
+}
+
+impl Square {
+    /// A square by its PDN number on an 8x8 board with a1 dark (as the Russian and Brazilian games number it):
+    /// 1 to 4 are b8, d8, f8, h8, and 29 to 32 are a1, c1, e1, g1.
+    fn from_number(text: &str) -> Result<Square, String> {
+        let number: usize = text
+            .parse()
+            .map_err(|_| "not a square number (expected 1..32)".to_string())?;
+        if !(1..=32).contains(&number) {
+            return Err("not a square number (expected 1..32)".to_string());
+        }
+        let rank = 7 - (number - 1) / 4;
+        let file = 2 * ((number - 1) % 4) + rank % 2;
+        Ok(Square::from_file_rank(file, rank).expect("a dark square by construction"))
     }
 }
 

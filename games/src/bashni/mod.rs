@@ -100,6 +100,8 @@ impl Game for Bashni {
     type Move = Move;
 
     const NAME: &'static str = "bashni";
+    /// PDN, as draughts players write results.
+    const RECORD_RESULTS: [&'static str; 3] = ["2-0", "0-2", "1-1"];
     const ACTION_SPACE: usize = ACTION_SPACE;
     const SYMMETRIES: usize = 2;
     fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<Rules, RulesError> {

@@ -126,7 +126,9 @@ fn parse_move_squares(text: &str) -> Result<(Vec<Square>, bool), NotationError> 
             Square::parse(part).map_err(|reason| NotationError::bad_move(text, format!("{part:?} is {reason}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    for pair in squares.windows(2) {
+    // A capture may leave out squares it passes (PDN writes `22x15` or `c3:g7` for a multi-jump): its squares
+    // are matched against the legal captures by `parse_move`.
+    for pair in squares.windows(2).filter(|_| has_quiet) {
         if direction_between(pair[0].index(), pair[1].index()).is_none() {
             return Err(NotationError::bad_move(
                 text,
@@ -151,6 +153,20 @@ pub(crate) fn parse_move(game: &Bashni, text: &str) -> Result<Move, NotationErro
     if legal.contains(&wanted) {
         return Ok(wanted);
     }
+    if capture {
+        let matching: Vec<&Move> = legal.iter().filter(|mv| capture_passes(mv, &squares)).collect();
+        match matching.as_slice() {
+            [one] => return Ok(**one),
+            [] => {}
+            several => {
+                let listed: Vec<String> = several.iter().map(|mv| format_move(mv)).collect();
+                return Err(NotationError::bad_move(
+                    text,
+                    format!("ambiguous: it can be {}", listed.join(" or ")),
+                ));
+            }
+        }
+    }
     let reason = if legal.is_empty() {
         "not legal: the game is over".to_string()
     } else {
@@ -159,6 +175,20 @@ pub(crate) fn parse_move(game: &Bashni, text: &str) -> Result<Move, NotationErro
         format!("not legal here; legal moves: {}{more}", listed.join(", "))
     };
     Err(NotationError::bad_move(text, reason))
+}
+
+/// Whether capture `mv` starts on `squares[0]`, ends on the last of them and lands on the others in order.
+fn capture_passes(mv: &Move, squares: &[Square]) -> bool {
+    let (Some(first), Some(last)) = (squares.first(), squares.last()) else {
+        return false;
+    };
+    if !mv.is_capture() || mv.from() != *first || mv.to() != *last {
+        return false;
+    }
+    let mut stops = mv.stops();
+    squares[1..squares.len() - 1]
+        .iter()
+        .all(|wanted| stops.any(|s| s == *wanted))
 }
 
 pub(crate) fn format_move(mv: &Move) -> String {

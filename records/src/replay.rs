@@ -1,0 +1,67 @@
+//! Replaying a record under its rules: every move parsed in the position it is played from, the result checked
+//! against the final position.
+
+use crate::{GameResult, ReadRecord, RecordError};
+use zero_games::Game;
+
+/// A record checked move by move.
+#[derive(Debug, Clone)]
+pub struct Replay<G: Game> {
+    pub rules: G::Rules,
+    /// The position the game started from.
+    pub start: G,
+    pub moves: Vec<G::Move>,
+    /// The position after the last move.
+    pub end: G,
+}
+
+/// Replays `read` as a game of `G`: its `GameType` (when given) must name `G`; its `Rules` tag, its `GameType`'s
+/// variant and its `FEN` give the rules and start; each move must be legal where it is played; a game the rules
+/// end must end with the result the record gives.
+pub fn replay<G: Game>(read: &ReadRecord) -> Result<Replay<G>, RecordError> {
+    let record = &read.record;
+    let at_record = |reason: String| RecordError::new(read.line, reason);
+    let variant = match record.game_type() {
+        Some((game, _)) if game != G::NAME => {
+            return Err(at_record(format!("a record of {game:?}, not of {}", G::NAME)));
+        }
+        Some((_, variant)) => variant,
+        None => None,
+    };
+    let options: Vec<String> = record
+        .tag("Rules")
+        .map(|text| text.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    let rules = G::parse_rules(variant, &options).map_err(|e| at_record(format!("its rules: {e}")))?;
+    let start = match record.tag("FEN") {
+        Some(position) => G::from_position(&rules, position).map_err(|e| at_record(format!("its FEN tag: {e}")))?,
+        None => G::start(&rules),
+    };
+    let mut end = start.clone();
+    let mut moves = Vec::with_capacity(record.moves.len());
+    for (index, text) in record.moves.iter().enumerate() {
+        let line = read.move_lines.get(index).copied().unwrap_or(read.line);
+        let at_move = |reason: String| RecordError::new(line, format!("move {} {text:?}: {reason}", index + 1));
+        if let Some(outcome) = end.outcome() {
+            return Err(at_move(format!("the game was already over ({})", outcome.reason)));
+        }
+        let mv = end.parse_move(text).map_err(|e| at_move(e.to_string()))?;
+        end.play(&mv);
+        moves.push(mv);
+    }
+    if let Some(outcome) = end.outcome() {
+        let ended = GameResult::of_winner(outcome.winner);
+        if record.result != GameResult::Unknown && record.result != ended {
+            return Err(at_record(format!(
+                "its moves end the game {ended:?} ({}), but its result is {:?}",
+                outcome.reason, record.result
+            )));
+        }
+    }
+    Ok(Replay {
+        rules,
+        start,
+        moves,
+        end,
+    })
+}
