@@ -106,7 +106,7 @@ fn selfplay_record<G: Game>(header: &ShardHeader, game: &GameRecord) -> Result<R
     record.set_tag("Event", &format!("zero self-play, run {}", header.run));
     record.set_tag("Round", &header.generation.to_string());
     for side in [Side::First, Side::Second] {
-        record.set_tag(&capitalized(G::player_name(side)), &header.model_id);
+        record.set_player::<G>(side, &header.model_id);
     }
     record.set_tag("GameId", &game.game_id);
     if game.start_position != "start" && game.start_position != G::start(&rules).position() {
@@ -169,8 +169,8 @@ fn match_record<G: Game>(game: &MatchRecord, round: &str) -> Result<Record> {
     let mut record = Record::new::<G>(&rules, None);
     record.set_tag("Event", "zero evaluation");
     record.set_tag("Round", round);
-    record.set_tag(&capitalized(G::player_name(Side::First)), &game.first);
-    record.set_tag(&capitalized(G::player_name(Side::Second)), &game.second);
+    record.set_player::<G>(Side::First, &game.first);
+    record.set_player::<G>(Side::Second, &game.second);
     record.set_tag(
         "Opening",
         &format!("{} ({} plies)", game.opening_index, game.opening.len()),
@@ -179,14 +179,6 @@ fn match_record<G: Game>(game: &MatchRecord, round: &str) -> Result<Record> {
     record.moves = game.opening.iter().chain(&game.moves).cloned().collect();
     record.result = GameResult::parse(&game.result).unwrap_or(GameResult::Unknown);
     Ok(record)
-}
-
-fn capitalized(name: &str) -> String {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// `zero replay`: reads every record of a file and replays it under its rules; prints one line per game.

@@ -64,3 +64,48 @@ fn the_bot_moves_first_when_the_person_plays_second() {
     assert_eq!(out.lines().filter(|l| l.starts_with("bot (")).count(), 1, "{out}");
     assert!(out.trim_end().ends_with("your move>"), "{out}");
 }
+
+#[test]
+fn a_game_is_saved_as_a_record_and_loaded_to_go_on_from_it() {
+    let tmp = scratch("play-save");
+    let dir = tmp.path();
+    let bundle = tiny_bundle("bashni", dir, 4);
+    let saved = dir.join("game.pdn");
+    let script = format!("c3-d4\nsave {}\nquit\n", saved.display());
+    let out = play(&bundle, &["--sims", "4"], &script);
+    assert!(out.contains("saved 2 moves to"), "{out}");
+    let record = std::fs::read_to_string(&saved).unwrap();
+    assert!(
+        record.contains("[White \"you\"]") && record.contains("[Black \"zero bot\"]"),
+        "{record}"
+    );
+    assert!(record.contains("\n1. c3-d4 "), "{record}");
+    let bot_reply = out
+        .lines()
+        .find_map(|l| l.strip_prefix("bot (black) plays "))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap()
+        .to_string();
+    assert!(record.contains(&format!("1. c3-d4 {bot_reply} *")), "{record}");
+
+    // Loaded, the game goes on from its end: the person's second move, then undo back to the loaded end.
+    let script = format!(
+        "load {}\nmoves\nundo\nload {}/nowhere.pdn\nquit\n",
+        saved.display(),
+        dir.display()
+    );
+    let out = play(&bundle, &["--sims", "4"], &script);
+    assert!(out.contains("loaded 2 moves from"), "{out}");
+    assert!(out.contains("nothing to undo"), "{out}");
+    assert!(
+        out.contains("not loaded: reading") && out.contains("nowhere.pdn"),
+        "{out}"
+    );
+    // A record of another game is refused, naming why.
+    std::fs::write(&saved, "[GameType \"tours\"]\n*\n").unwrap();
+    let out = play(&bundle, &["--sims", "4"], &format!("load {}\nquit\n", saved.display()));
+    assert!(
+        out.contains("not loaded:") && out.contains("a record of \"tours\", not of bashni"),
+        "{out}"
+    );
+}

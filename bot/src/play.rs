@@ -1,18 +1,22 @@
 //! `zero play BUNDLE`: a person against the bot in the terminal. The board is the game's `render()` (Bashni's
 //! towers listed top first under it); moves are typed in the game's notation and checked, with `undo`,
-//! `moves`, `help` and `quit`.
+//! `moves`, `save`, `load`, `help` and `quit`. Games are saved and loaded as records (`docs/records.md`).
 
 use crate::bot::{Bot, describe_outcome};
 use crate::lines::Lines;
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
 use std::io::{BufRead, Write};
-use zero_games::{Encoding, Side};
+use std::path::Path;
+use zero_games::{Encoding, Game, Side};
+use zero_records::{GameResult, Record};
 
 const HELP: &str = "\
 commands:
   <move>   play a move in the game's notation (e.g. c3-d4, c3:e5:c7 in Bashni, a1xc3 in Bagh Chal)
   moves    list the legal moves
   undo     take back your last move and the bot's reply
+  save F   write the game so far to file F as a record (PDN for Bashni)
+  load F   go on from the end of the first game in record file F
   help     this text
   quit     leave";
 
@@ -32,8 +36,12 @@ pub fn play<G: Encoding>(bot: &mut Bot<G>, human_first: bool, input: impl BufRea
         if human_first { "first" } else { "second" },
         G::player_name(human.other())
     )?;
-    // The positions before each of the person's moves, for `undo`.
-    let mut before_human_moves: Vec<G> = Vec::new();
+    let mut session = Session {
+        start: game.clone(),
+        moves: Vec::new(),
+        before_human_moves: Vec::new(),
+        human,
+    };
     let mut lines = Lines::new(input);
     let mut show_board = true;
     loop {
@@ -44,7 +52,8 @@ pub fn play<G: Encoding>(bot: &mut Bot<G>, human_first: bool, input: impl BufRea
         if let Some(outcome) = game.outcome() {
             writeln!(out, "game over: {} (undo or quit)", describe_outcome::<G>(&outcome))?;
         } else if game.to_move() != human {
-            bot_move(bot, &mut game, human, &mut out)?;
+            let mv = bot_move(bot, &mut game, human, &mut out)?;
+            session.moves.push(mv);
             continue;
         }
         write!(out, "your move> ")?;
@@ -61,7 +70,7 @@ pub fn play<G: Encoding>(bot: &mut Bot<G>, human_first: bool, input: impl BufRea
                 continue;
             }
         };
-        match command(line.trim(), &mut game, &mut before_human_moves, &mut out)? {
+        match command(line.trim(), &mut game, &mut session, &bot.rules, &mut out)? {
             Step::Quit => return Ok(()),
             Step::Board(show) => show_board = show,
         }
@@ -74,21 +83,53 @@ enum Step {
     Board(bool),
 }
 
+/// The game's record so far: where it started, the moves since, and the positions before each of the person's
+/// moves (with the number of moves played then) for `undo`.
+struct Session<G: Game> {
+    start: G,
+    moves: Vec<G::Move>,
+    before_human_moves: Vec<(G, usize)>,
+    human: Side,
+}
+
 /// Carries out one line the person typed.
 fn command<G: Encoding>(
     command: &str,
     game: &mut G,
-    before_human_moves: &mut Vec<G>,
+    session: &mut Session<G>,
+    rules: &G::Rules,
     out: &mut impl Write,
 ) -> Result<Step> {
+    match command.split_once(' ').map(|(c, arg)| (c, arg.trim())) {
+        Some(("save", file)) => {
+            match save(session, game, Path::new(file)) {
+                Ok(()) => writeln!(out, "saved {} moves to {file}", session.moves.len())?,
+                Err(e) => writeln!(out, "not saved: {e:#}")?,
+            }
+            return Ok(Step::Board(false));
+        }
+        Some(("load", file)) => {
+            match load(session, rules, Path::new(file)) {
+                Ok(end) => {
+                    *game = end;
+                    writeln!(out, "loaded {} moves from {file}", session.moves.len())?;
+                    return Ok(Step::Board(true));
+                }
+                Err(e) => writeln!(out, "not loaded: {e:#}")?,
+            }
+            return Ok(Step::Board(false));
+        }
+        _ => {}
+    }
     match command {
         "" => return Ok(Step::Board(false)),
         "quit" | "exit" => return Ok(Step::Quit),
         "help" => writeln!(out, "{HELP}")?,
         "moves" => writeln!(out, "legal moves: {}", legal_moves_text(game))?,
-        "undo" => match before_human_moves.pop() {
-            Some(previous) => {
+        "undo" => match session.before_human_moves.pop() {
+            Some((previous, played)) => {
                 *game = previous;
+                session.moves.truncate(played);
                 writeln!(out, "undone: your last move and the bot's reply")?;
                 return Ok(Step::Board(true));
             }
@@ -99,9 +140,10 @@ fn command<G: Encoding>(
         }
         text => match game.parse_move(text) {
             Ok(mv) => {
-                before_human_moves.push(game.clone());
+                session.before_human_moves.push((game.clone(), session.moves.len()));
                 writeln!(out, "you play {}", game.format_move(&mv))?;
                 game.play(&mv);
+                session.moves.push(mv);
                 return Ok(Step::Board(true));
             }
             Err(e) => writeln!(
@@ -114,7 +156,58 @@ fn command<G: Encoding>(
     Ok(Step::Board(false))
 }
 
-fn bot_move<G: Encoding>(bot: &mut Bot<G>, game: &mut G, human: Side, out: &mut impl Write) -> Result<()> {
+/// Writes the game so far to `file` as a record, atomically.
+fn save<G: Game>(session: &Session<G>, game: &G, file: &Path) -> Result<()> {
+    let mut record = Record::new::<G>(session.start.rules(), None);
+    record.set_tag("Event", "zero play");
+    for side in [Side::First, Side::Second] {
+        let player = if side == session.human { "you" } else { "zero bot" };
+        record.set_player::<G>(side, player);
+    }
+    if session.start.position() != G::start(session.start.rules()).position() {
+        record.set_tag("SetUp", "1");
+        record.set_tag("FEN", &session.start.position());
+    }
+    let mut state = session.start.clone();
+    for mv in &session.moves {
+        record.moves.push(state.format_move(mv));
+        state.play(mv);
+    }
+    record.result = match game.outcome() {
+        Some(outcome) => {
+            record.set_tag("Termination", outcome.reason.as_str());
+            GameResult::of_winner(outcome.winner)
+        }
+        None => GameResult::Unknown,
+    };
+    let text = zero_records::write_record::<G>(&record)?;
+    zero_games::files::write_atomically(file, text.as_bytes()).with_context(|| format!("writing {}", file.display()))
+}
+
+/// Reads the first record of `file`, which must be played under the bot's rules, and makes it the session's
+/// game; returns its last position.
+fn load<G: Game>(session: &mut Session<G>, rules: &G::Rules, file: &Path) -> Result<G> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let records = zero_records::read_records(&text).with_context(|| file.display().to_string())?;
+    let Some(first) = records.first() else {
+        bail!("{}: no game record in it", file.display());
+    };
+    let replay = zero_records::replay::<G>(first).with_context(|| file.display().to_string())?;
+    if replay.rules != *rules {
+        bail!(
+            "{}: its rules ({}) are not the bot's ({})",
+            file.display(),
+            G::describe_rules(&replay.rules).join(" "),
+            G::describe_rules(rules).join(" ")
+        );
+    }
+    session.start = replay.start;
+    session.moves = replay.moves;
+    session.before_human_moves.clear();
+    Ok(replay.end)
+}
+
+fn bot_move<G: Encoding>(bot: &mut Bot<G>, game: &mut G, human: Side, out: &mut impl Write) -> Result<G::Move> {
     let budget = bot.default_budget;
     let decision = bot.think(game, budget);
     game.play(&decision.mv);
@@ -128,7 +221,7 @@ fn bot_move<G: Encoding>(bot: &mut Bot<G>, game: &mut G, human: Side, out: &mut 
         decision.simulations,
         decision.line.join(" ")
     )?;
-    Ok(())
+    Ok(decision.mv)
 }
 
 fn legal_moves_text<G: Encoding>(game: &G) -> String {

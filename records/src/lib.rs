@@ -105,6 +105,17 @@ impl Record {
         }
     }
 
+    /// Sets the tag of `side`'s player, named as the game names its players (`White`, `Goats`, ...).
+    pub fn set_player<G: zero_games::Game>(&mut self, side: zero_games::Side, player: &str) {
+        let name = G::player_name(side);
+        let mut chars = name.chars();
+        let tag: String = chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default();
+        self.set_tag(&tag, player);
+    }
+
     /// The game its `GameType` tag names, and the variant after a colon.
     pub fn game_type(&self) -> Option<(&str, Option<&str>)> {
         let value = self.tag("GameType")?;
