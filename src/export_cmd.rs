@@ -15,12 +15,28 @@ pub struct ExportArgs {
     /// The bundle directory to create (must not exist).
     #[arg(long)]
     pub out: PathBuf,
-    /// Default simulations per move recorded in the manifest.
-    #[arg(long, default_value_t = 200)]
-    pub sims: u32,
-    /// Default root search recorded in the manifest: puct or gumbel.
-    #[arg(long, default_value = "puct")]
-    pub root: RootSearch,
+    /// Default simulations per move recorded in the manifest (default: the run's self-play search, else 200).
+    #[arg(long)]
+    pub sims: Option<u32>,
+    /// Default root search recorded in the manifest: puct or gumbel (default: the run's, else puct).
+    #[arg(long)]
+    pub root: Option<RootSearch>,
+}
+
+/// The search the checkpoint's run played with: its config's `selfplay.search`, when the checkpoint is a run
+/// directory's (`RUN_DIR` itself, or a file under `RUN_DIR/checkpoints/`).
+fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<(u32, RootSearch)>> {
+    let from_file = checkpoint.parent().and_then(Path::parent);
+    let Some(config) = run_dir
+        .or(from_file)
+        .map(|d| d.join("config.toml"))
+        .filter(|c| c.is_file())
+    else {
+        return Ok(None);
+    };
+    let config = zero_run::config::RunConfig::load(&config)?;
+    let search = &config.selfplay.search;
+    Ok(Some((search.simulations, search.root)))
 }
 
 pub fn run(args: ExportArgs) -> Result<()> {
@@ -37,10 +53,11 @@ pub fn run(args: ExportArgs) -> Result<()> {
         Some(dir) => last_elo(dir)?,
         None => None,
     };
+    let ran = run_search(run_dir.as_deref(), &checkpoint)?;
     let options = ExportOptions {
         search: SearchDefaults {
-            sims: args.sims,
-            root: args.root,
+            sims: args.sims.or(ran.map(|r| r.0)).unwrap_or(200),
+            root: args.root.or(ran.map(|r| r.1)).unwrap_or(RootSearch::Puct),
         },
         elo,
     };

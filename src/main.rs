@@ -107,7 +107,7 @@ fn main() {
             .map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len())),
     };
     if let Err(err) = result {
-        eprintln!("zero: error: {err:#}");
+        eprintln!("zero: error: {}", runtime::error_chain(&err));
         std::process::exit(1);
     }
 }

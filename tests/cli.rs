@@ -58,3 +58,22 @@ fn output_into_a_closed_pipe_ends_the_command_quietly_without_a_panic() {
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
     assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
 }
+
+#[test]
+fn a_wrong_path_is_an_error_and_an_error_names_each_cause_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nowhere = tmp.path().join("nowhere");
+    let out = zero(&["report", nowhere.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("not a run directory"), "{}", stderr(&out));
+    assert!(!nowhere.exists(), "zero report made the directory");
+    let missing = tmp.path().join("missing.safetensors");
+    let spec = format!("ckpt:{}", missing.display());
+    let out = zero(&[
+        "eval", "--game", "bashni", "--player", &spec, "--player", "random", "--games", "2",
+    ]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert_eq!(err.matches("missing.safetensors").count(), 2, "{err}");
+    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+}

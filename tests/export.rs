@@ -111,6 +111,9 @@ fn export_of_a_run_directory_takes_the_newest_generation_and_its_elo() {
         format!("{}\n{}\n", line(2, 50.0), line(3, 123.5)),
     )
     .unwrap();
+    // The run searched 48 simulations with a Gumbel root: the bundle's defaults are its run's.
+    let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tours-quick.toml");
+    std::fs::copy(config, run.join("config.toml")).unwrap();
     let bundle = dir.join("bundle");
     let out = zero(&["export", run.to_str().unwrap(), "--out", bundle.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -118,6 +121,25 @@ fn export_of_a_run_directory_takes_the_newest_generation_and_its_elo() {
     assert_eq!(m["game"], "tours");
     assert_eq!(m["provenance"]["generation"], 3);
     assert_eq!(m["provenance"]["elo"], 123.5);
+    assert_eq!(m["search"]["sims"], 48);
+    assert_eq!(m["search"]["root"], "gumbel");
+    // ...and so are a checkpoint file's of the run, unless the command line says otherwise.
+    let file_bundle = dir.join("bundle-of-file");
+    let checkpoint = run.join("checkpoints/a.safetensors");
+    let out = zero(&[
+        "export",
+        checkpoint.to_str().unwrap(),
+        "--out",
+        file_bundle.to_str().unwrap(),
+        "--sims",
+        "64",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let m = manifest(&file_bundle);
+    assert_eq!(
+        (m["search"]["sims"].clone(), m["search"]["root"].clone()),
+        (64.into(), "gumbel".into())
+    );
     assert_eq!(
         std::fs::read(bundle.join("network.safetensors")).unwrap(),
         std::fs::read(run.join("checkpoints/a.safetensors")).unwrap()

@@ -42,7 +42,8 @@ pub use sprt::{Sprt, SprtDecision, SprtReport};
 pub enum ArenaError {
     #[error(transparent)]
     Spec(#[from] SpecError),
-    #[error("checkpoint {path}: {source}")]
+    /// The checkpoint error names the file itself.
+    #[error("{source}")]
     Checkpoint {
         path: String,
         #[source]
