@@ -18,6 +18,10 @@ fn fresh_checkpoint<G: Registered>(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("arena-netsearch-{}-{tag}-{}", G::NAME, std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("fresh.safetensors");
+    // libtorch's generator is one per process and the tests run in threads: seeding and building under a lock
+    // gives every test the same network whatever runs beside it (a race here made the tactic tests flaky).
+    static SEEDED: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _seeded = SEEDED.lock().unwrap_or_else(|e| e.into_inner());
     tch::manual_seed(7);
     let config = NetworkConfig {
         blocks: 1,

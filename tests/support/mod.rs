@@ -35,6 +35,9 @@ pub fn tiny_checkpoint(game: &str, path: &Path, generation: u32, seed: i64) {
 }
 
 fn save_tiny<G: Encoding>(path: &Path, generation: u32, seed: i64) {
+    // One libtorch generator per process, tests in threads: the same seed gives the same network only under a lock.
+    static SEEDED: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _seeded = SEEDED.lock().unwrap_or_else(|e| e.into_inner());
     tch::manual_seed(seed);
     let config = tiny_config();
     let vs = nn::VarStore::new(Device::Cpu);
