@@ -45,12 +45,7 @@ pub struct ReplayArgs {
 
 /// `zero games`: writes the run's games as records, atomically.
 pub fn export(args: GamesArgs) -> Result<()> {
-    if !args.run_dir.join("state.json").is_file() && !args.run_dir.join("config.toml").is_file() {
-        bail!(
-            "{}: not a run directory (no state.json or config.toml)",
-            args.run_dir.display()
-        );
-    }
+    zero_run::dir::require_run_dir(&args.run_dir)?;
     let mut text = String::new();
     let mut count = 0;
     if args.only != Which::Evaluation {
@@ -122,9 +117,8 @@ fn selfplay_record<G: Game>(header: &ShardHeader, game: &GameRecord) -> Result<R
 fn evaluation_records(args: &GamesArgs, text: &mut String) -> Result<usize> {
     let mut files = Vec::new();
     for dir in ["games", "equal-time"] {
-        jsonl_files(&args.run_dir.join(dir), &mut files)?;
+        files.extend(zero_run::evaluate::jsonl_files(&args.run_dir.join(dir)));
     }
-    files.sort();
     let wanted = args.generation.map(|g| format!("gen-{g:04}"));
     let mut count = 0;
     for file in files {
@@ -147,21 +141,6 @@ fn evaluation_records(args: &GamesArgs, text: &mut String) -> Result<usize> {
         }
     }
     Ok(count)
-}
-
-fn jsonl_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(());
-    };
-    for entry in entries {
-        let path = entry.with_context(|| format!("listing {}", dir.display()))?.path();
-        if path.is_dir() {
-            jsonl_files(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "jsonl") && !zero_games::files::is_temporary(&path) {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 fn match_record<G: Game>(game: &MatchRecord, round: &str) -> Result<Record> {

@@ -91,18 +91,7 @@ fn check_against_shards<G: Game>(dir: &Path, records: &[zero_records::ReadRecord
             .iter()
             .find(|r| r.record.tag("GameId") == Some(game.game_id.as_str()))
             .unwrap_or_else(|| panic!("game {} not exported", game.game_id));
-        let replayed = replay::<G>(read).unwrap();
-        let mut state = replayed.start.clone();
-        let moves: Vec<String> = replayed
-            .moves
-            .iter()
-            .map(|mv| {
-                let text = state.format_move(mv);
-                state.play(mv);
-                text
-            })
-            .collect();
-        assert_eq!(moves, game.moves);
+        assert_eq!(replay::<G>(read).unwrap().move_texts(), game.moves);
         let winner = game.winner.map(|w| zero_games::Side::from_index(w as usize));
         assert_eq!(read.record.result, GameResult::of_winner(winner));
         assert_eq!(read.record.tag("Termination"), Some(game.reason.as_str()));

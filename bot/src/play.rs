@@ -168,11 +168,7 @@ fn save<G: Game>(session: &Session<G>, game: &G, file: &Path) -> Result<()> {
         record.set_tag("SetUp", "1");
         record.set_tag("FEN", &session.start.position());
     }
-    let mut state = session.start.clone();
-    for mv in &session.moves {
-        record.moves.push(state.format_move(mv));
-        state.play(mv);
-    }
+    record.moves = zero_records::move_texts(&session.start, &session.moves);
     record.result = match game.outcome() {
         Some(outcome) => {
             record.set_tag("Termination", outcome.reason.as_str());

@@ -6,7 +6,7 @@ use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 use std::time::SystemTime;
 
 use arrow_array::cast::AsArray;
@@ -30,6 +30,7 @@ pub const READ_BATCH_ROWS: usize = 1024;
 /// An open Parquet file of a shard whose footer, version, header and columns were checked. Its data is checked
 /// against the footer's digest at the first read of rows, not at opening: listing, counting and indexing a run's
 /// shards read footers only, and hashing every file for them would read the whole data directory.
+#[derive(Clone)]
 pub struct ShardFile {
     path: PathBuf,
     header: ShardHeader,
@@ -38,20 +39,7 @@ pub struct ShardFile {
     /// The footer's `zero.data_sha256`; none in files written before it.
     digest: Option<String>,
     /// Set once the data matched `digest`; a failed check is repeated by the next read.
-    digest_checked: AtomicBool,
-}
-
-impl Clone for ShardFile {
-    fn clone(&self) -> ShardFile {
-        ShardFile {
-            path: self.path.clone(),
-            header: self.header.clone(),
-            rows: self.rows,
-            metadata: self.metadata.clone(),
-            digest: self.digest.clone(),
-            digest_checked: AtomicBool::new(self.digest_checked.load(Ordering::Relaxed)),
-        }
-    }
+    digest_checked: OnceLock<()>,
 }
 
 /// Runs a call into the Parquet reader, turning a panic inside it into [`DataError::Corrupt`] for `path`. The
@@ -148,20 +136,20 @@ impl ShardFile {
             rows,
             metadata,
             digest,
-            digest_checked: AtomicBool::new(false),
+            digest_checked: OnceLock::new(),
         })
     }
 
     /// Checks the file's data against its footer's digest, once per open file.
     fn check_digest(&self) -> Result<(), DataError> {
         let Some(recorded) = &self.digest else { return Ok(()) };
-        if self.digest_checked.load(Ordering::Acquire) {
+        if self.digest_checked.get().is_some() {
             return Ok(());
         }
         let mut file = File::open(&self.path).map_err(|e| DataError::io(&self.path, e))?;
         let length = file.metadata().map_err(|e| DataError::io(&self.path, e))?.len();
         digest::verify(&self.path, &mut file, length, recorded)?;
-        self.digest_checked.store(true, Ordering::Release);
+        let _ = self.digest_checked.set(());
         Ok(())
     }
 

@@ -22,7 +22,7 @@ mod replay;
 mod write;
 
 pub use read::read_records;
-pub use replay::{Replay, replay};
+pub use replay::{Replay, move_texts, replay};
 pub use write::write_record;
 
 /// How a game ended, as a record's `Result` says.

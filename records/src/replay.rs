@@ -15,6 +15,26 @@ pub struct Replay<G: Game> {
     pub end: G,
 }
 
+impl<G: Game> Replay<G> {
+    /// The moves in the game's own notation (a move read as `22x8` is `c3:e5:g7`).
+    pub fn move_texts(&self) -> Vec<String> {
+        move_texts(&self.start, &self.moves)
+    }
+}
+
+/// `moves` played from `start`, each in the notation of the position it is played in.
+pub fn move_texts<G: Game>(start: &G, moves: &[G::Move]) -> Vec<String> {
+    let mut game = start.clone();
+    moves
+        .iter()
+        .map(|mv| {
+            let text = game.format_move(mv);
+            game.play(mv);
+            text
+        })
+        .collect()
+}
+
 /// Replays `read` as a game of `G`: its `GameType` (when given) must name `G`; its `Rules` tag, its `GameType`'s
 /// variant and its `FEN` give the rules and start; each move must be legal where it is played; a game the rules
 /// end must end with the result the record gives.

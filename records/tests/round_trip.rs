@@ -149,18 +149,7 @@ fn pdn_as_other_programs_write_it_is_read() {
     assert_eq!(first.record.moves, ["22-18", "11-15", "18x11", "8x15", "e3-d4"]);
     assert_eq!(first.move_lines, [5, 6, 7, 7, 8]);
     let game = replay::<Bashni>(first).unwrap();
-    let written: Vec<String> = {
-        let mut g = game.start.clone();
-        game.moves
-            .iter()
-            .map(|mv| {
-                let text = g.format_move(mv);
-                g.play(mv);
-                text
-            })
-            .collect()
-    };
-    assert_eq!(written, ["c3-d4", "f6-e5", "d4:f6", "g7:e5", "e3-d4"]);
+    assert_eq!(game.move_texts(), ["c3-d4", "f6-e5", "d4:f6", "g7:e5", "e3-d4"]);
     assert_eq!(records[1].record.result, GameResult::Draw);
     assert_eq!(records[1].line, 10);
 }

@@ -51,12 +51,7 @@ impl CheckReport {
 
 /// Checks the run in `root`; with `repair`, locks it first (a live run refuses) and repairs what is safe.
 pub fn check_run(root: &Path, repair: bool) -> Result<CheckReport> {
-    if !root.join("state.json").exists() && !root.join("config.toml").exists() {
-        anyhow::bail!(
-            "{} is not a run directory (no state.json or config.toml)",
-            root.display()
-        );
-    }
+    crate::dir::require_run_dir(root)?;
     let mut report = CheckReport::default();
     // Opening the directory takes its lock and removes what interrupted writers abandoned, as a resume does.
     let before = leftovers(root)?;

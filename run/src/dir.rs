@@ -353,6 +353,18 @@ fn own_selfplay_shard_generation(name: &str) -> Option<u32> {
 }
 
 /// Network `generation` of the run in `root`.
+/// Refuses a path that holds no run (no `state.json` or `config.toml`): commands that read a run say so
+/// rather than report on, or create, an empty one.
+pub fn require_run_dir(root: &Path) -> Result<()> {
+    if !root.join("state.json").exists() && !root.join("config.toml").exists() {
+        bail!(
+            "{} is not a run directory (no state.json or config.toml)",
+            root.display()
+        );
+    }
+    Ok(())
+}
+
 pub fn checkpoint_path(root: &Path, generation: u32) -> PathBuf {
     root.join("checkpoints")
         .join(format!("gen-{generation:04}.safetensors"))

@@ -18,12 +18,7 @@ pub struct Report {
 /// Draws the plots and the page into `RUN_DIR/report/`, each file written atomically.
 pub fn write_report(run_dir: &Path) -> Result<Report> {
     // A wrong path is an error, not a new directory with an empty report in it.
-    if !run_dir.join("config.toml").is_file() && !run_dir.join("state.json").is_file() {
-        anyhow::bail!(
-            "{}: not a run directory (no config.toml or state.json)",
-            run_dir.display()
-        );
-    }
+    crate::dir::require_run_dir(run_dir)?;
     let out = run_dir.join("report");
     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
     let generations = read_generations(&run_dir.join("generations.jsonl"))?;
