@@ -10,8 +10,9 @@
 set -euo pipefail
 
 TORCH_VERSION="2.13.0"   # tch 0.26 requires exactly this libtorch
-# Everything the project's Python side needs (pyarrow: data tests read zero's Parquet shards with it).
-REQUIREMENTS="torch==${TORCH_VERSION} numpy pyarrow"
+# Everything the project's Python side needs: pyarrow, pandas and duckdb (the data tests read zero's Parquet shards
+# with them and run every query of docs/data.md).
+REQUIREMENTS="torch==${TORCH_VERSION} numpy pyarrow pandas duckdb"
 # Room the wheel and its CUDA libraries need; ZERO_SETUP_MIN_FREE_GB overrides it (a CPU-only mirror needs less,
 # and the set-up tests exercise later steps on small scratch disks).
 MIN_FREE_GB="${ZERO_SETUP_MIN_FREE_GB:-8}"
@@ -124,7 +125,7 @@ abi=$(sed -n 3p <<<"$got")
 [[ "${version%%+*}" == "$TORCH_VERSION" ]] ||
     fail "check torch version" "found torch $version, need $TORCH_VERSION (tch 0.26 links only against it)." "Delete $home and run again."
 [[ -f "$torch_dir/lib/libtorch.so" ]] || fail "find libtorch" "$torch_dir/lib/libtorch.so does not exist."
-"$venv/bin/python" -c 'import pyarrow, numpy' 2>>"$home/verify.log" || fail "import pyarrow" "$(tail -n 3 "$home/verify.log")"
+"$venv/bin/python" -c 'import pyarrow, numpy, pandas, duckdb' 2>>"$home/verify.log" || fail "import pyarrow, pandas, duckdb" "$(tail -n 3 "$home/verify.log")"
 
 # Only now is the venv trusted.
 printf '%s\nversion=%s\ntorch_dir=%s\ncxx11_abi=%s\n' "$want_marker" "$version" "$torch_dir" "$abi" >"$marker.tmp"

@@ -10,6 +10,7 @@ mod rules_cmd;
 mod run_cmd;
 mod runtime;
 mod selfplay_cmd;
+mod shell_cmd;
 mod train_cmd;
 
 use clap::{Parser, Subcommand};
@@ -20,7 +21,7 @@ use clap::{Parser, Subcommand};
     about = "Self-play reinforcement learning for Bashni, Bagh Chal and Tours",
     disable_version_flag = true
 )]
-struct Cli {
+pub(crate) struct Cli {
     /// Print the zero version, the libtorch version and the device that would be used.
     #[arg(short = 'V', long = "version")]
     version: bool,
@@ -36,6 +37,8 @@ enum Command {
     Moves(rules_cmd::PositionArgs),
     /// Draw a position as text.
     Show(rules_cmd::PositionArgs),
+    /// List the network's policy indices and the move each stands for (tab-separated, or --json).
+    Actions(rules_cmd::ActionsArgs),
     /// The main job: self-play, training and evaluation in a loop, in a resumable run directory.
     Run(run_cmd::RunArgs),
     /// Play games with the search and write them as training shards.
@@ -71,6 +74,10 @@ enum Command {
     Serve(bot_cmd::ServeArgs),
     /// Measure speed: `zero bench perft|nn|selfplay|train|arena|threads`.
     Bench(bench::BenchArgs),
+    /// Print a shell completion script on stdout (`zero completions bash > ~/.local/share/bash-completion/completions/zero`).
+    Completions(shell_cmd::CompletionsArgs),
+    /// Write man pages generated from these definitions into a directory.
+    Man(shell_cmd::ManArgs),
 }
 
 fn main() {
@@ -91,11 +98,14 @@ fn main() {
         Command::Perft(args) => rules_cmd::perft(args),
         Command::Moves(args) => rules_cmd::moves(args),
         Command::Show(args) => rules_cmd::show(args),
+        Command::Actions(args) => rules_cmd::actions(args),
         Command::Train(args) => train_cmd::run(args),
         Command::Run(args) => run_cmd::run(args),
         Command::Selfplay(args) => selfplay_cmd::run(args),
         Command::Eval(args) => eval_cmd::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Completions(args) => shell_cmd::completions(args),
+        Command::Man(args) => shell_cmd::man(args),
         Command::Export(args) => export_cmd::run(args),
         Command::Games(args) => games_cmd::export(args),
         Command::Replay(args) => games_cmd::replay_file(args),

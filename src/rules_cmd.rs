@@ -97,3 +97,37 @@ fn show_of<G: Game>(args: &PositionArgs) -> Result<()> {
     }
     Ok(())
 }
+
+#[derive(Args, Debug, Clone)]
+pub struct ActionsArgs {
+    /// The game: bashni, baghchal or tours.
+    pub game: GameKind,
+    /// One JSON array of {"action", "meaning"} objects instead of tab-separated lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `zero actions GAME`: every index of the network's policy and the move it stands for, in the side to move's
+/// view (docs/encoding.md says how a position's actions map to these indices).
+pub fn actions(args: ActionsArgs) -> Result<()> {
+    with_game!(args.game, G => actions_of::<G>(args.json))
+}
+
+fn actions_of<G: Game>(json: bool) -> Result<()> {
+    let meanings = (0..G::ACTION_SPACE).map(|a| {
+        let action = zero_games::Action::try_from(a).expect("an action space fits its action type");
+        (a, G::describe_action(action))
+    });
+    if json {
+        let rows: Vec<_> = meanings
+            .map(|(a, m)| serde_json::json!({"action": a, "meaning": m}))
+            .collect();
+        println!("{}", serde_json::Value::Array(rows));
+    } else {
+        println!("action\tmeaning");
+        for (a, meaning) in meanings {
+            println!("{a}\t{meaning}");
+        }
+    }
+    Ok(())
+}

@@ -3,7 +3,6 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use zero_games::{Encoding, with_game};
 use zero_model::DeviceChoice;
@@ -63,10 +62,9 @@ fn train<G: Encoding>(args: &TrainArgs, config: &RunConfig) -> Result<()> {
     let metrics_path = args.metrics.clone().unwrap_or_else(|| default_metrics_path(&args.out));
     let mut log = MetricsLog::append(&metrics_path)
         .with_context(|| format!("opening the metrics file {}", metrics_path.display()))?;
-    let bar = ProgressBar::new(args.steps);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} steps {elapsed_precise} eta {eta} {msg}")
-            .expect("valid template"),
+    let bar = zero_run::progress::bar(
+        args.steps,
+        "training {bar:30} {pos}/{len} steps {elapsed_precise} eta {eta} {msg}",
     );
     let mut log_error = None;
     trainer.train_steps(&index, args.steps, |m| {

@@ -77,3 +77,55 @@ fn a_wrong_path_is_an_error_and_an_error_names_each_cause_once() {
     assert_eq!(err.matches("missing.safetensors").count(), 2, "{err}");
     assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
 }
+
+#[test]
+fn actions_lists_every_policy_index_with_the_move_it_stands_for() {
+    for (game, space) in [
+        ("bashni", 896),
+        ("baghchal", 25 + 25 * 8 * 2),
+        ("tours", 64 * 56 + 64 * 8),
+    ] {
+        let out = zero(&["actions", game]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "action\tmeaning");
+        assert_eq!(lines.len(), space + 1, "{game}: one line per index");
+        for (i, line) in lines[1..].iter().enumerate() {
+            let (index, meaning) = line.split_once('\t').expect("two columns");
+            assert!(index == i.to_string() && !meaning.is_empty(), "{game}: {line}");
+        }
+        let json = zero(&["actions", game, "--json"]);
+        let rows: Vec<serde_json::Value> = serde_json::from_slice(&json.stdout).unwrap();
+        assert_eq!(rows.len(), space);
+        assert_eq!(rows[7]["meaning"], lines[8].split_once('\t').unwrap().1);
+    }
+    assert!(stdout(&zero(&["actions", "baghchal"])).contains("\n0\tplace a1\n"));
+}
+
+#[test]
+fn completions_and_man_pages_come_from_the_argument_definitions() {
+    let bash = zero(&["completions", "bash"]);
+    assert!(bash.status.success(), "{}", stderr(&bash));
+    let script = stdout(&bash);
+    assert!(script.contains("complete -F") && script.contains("actions") && script.contains("--run-dir"));
+    let fish = stdout(&zero(&["completions", "fish"]));
+    assert!(fish.contains("complete -c zero") && fish.contains("replay"), "{fish}");
+    assert_eq!(
+        zero(&["completions", "tcsh"]).status.code(),
+        Some(2),
+        "an unknown shell is a usage error"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("man");
+    let out = zero(&["man", "--out", out_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let main_page = std::fs::read_to_string(out_dir.join("zero.1")).unwrap();
+    assert!(
+        main_page.contains(".TH zero 1") && main_page.contains("zero\\-run(1)"),
+        "{main_page}"
+    );
+    let run_page = std::fs::read_to_string(out_dir.join("zero-run.1")).unwrap();
+    assert!(run_page.contains("\\-\\-run\\-dir"), "{run_page}");
+}

@@ -52,7 +52,7 @@ fn finished_games(dir: &Path) -> BTreeSet<(String, String)> {
         let Some(stem) = name.strip_suffix(".games.parquet") else {
             continue;
         };
-        if !path.with_file_name(format!("{stem}.parquet")).exists() {
+        if !path.with_file_name(format!("{stem}.positions.parquet")).exists() {
             continue;
         }
         if let Ok((_, records)) = zero_data::read_games(&path) {
@@ -78,9 +78,7 @@ fn own_shards(dir: &Path, g: u32) -> Vec<String> {
         .unwrap()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| {
-            n.starts_with(&prefix) && !n.contains("follow") && n.ends_with(".parquet") && !n.ends_with(".games.parquet")
-        })
+        .filter(|n| n.starts_with(&prefix) && !n.contains("follow") && n.ends_with(".positions.parquet"))
         .collect();
     names.sort();
     names
@@ -146,7 +144,7 @@ fn a_killed_run_resumes_without_losing_games_and_a_second_process_is_refused() {
     for g in 0..2 {
         let shards = own_shards(&dir, g);
         assert!(
-            shards.len() == 1 && shards[0].ends_with("-merged.parquet"),
+            shards.len() == 1 && shards[0].ends_with("-merged.positions.parquet"),
             "generation {g}: {shards:?}"
         );
     }
@@ -435,7 +433,7 @@ fn a_gated_run_keeps_its_self_play_network_until_one_is_promoted_and_a_follower_
     for g in 0..3 {
         let shards = own_shards(&dir, g);
         assert!(
-            shards.len() == 1 && shards[0].ends_with("-merged.parquet"),
+            shards.len() == 1 && shards[0].ends_with("-merged.positions.parquet"),
             "generation {g}: {shards:?}"
         );
     }

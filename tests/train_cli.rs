@@ -95,7 +95,10 @@ fn train_resume_report_bad_shards_and_refuse_mismatches() {
     ]);
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{err}");
-    assert!(err.contains("skipping shard") && err.contains("bad.parquet"), "{err}");
+    assert!(
+        err.contains("skipping shard") && err.contains("bad.positions.parquet"),
+        "{err}"
+    );
     assert!(dir.path().join("n1.train.safetensors").exists());
     let metrics = std::fs::read_to_string(dir.path().join("n1.metrics.jsonl")).unwrap();
     assert_eq!(metrics.lines().count(), 4);

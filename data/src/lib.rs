@@ -2,7 +2,8 @@
 //! them back through a replay window. Data scientists open the same files in pandas, polars or DuckDB.
 //!
 //! A shard is two files in one directory, written by [`ShardWriter`]: `<name>.games.parquet` (one row per
-//! finished game, [`GameRecord`]) and then `<name>.parquet` (one row per searched position, [`PositionRecord`]),
+//! finished game, [`GameRecord`]) and then `<name>.positions.parquet` (one row per searched position,
+//! [`PositionRecord`]; `<name>.parquet` in shards written before that suffix, still read),
 //! each renamed into place once complete, so a shard is complete exactly when its positions file exists. Both carry
 //! the [`ShardHeader`] (run, generation, model, game, rules, network encoding) in their file metadata, and its
 //! identifying fields as dictionary-encoded columns. Readers ([`read_shard`], [`read_games`], [`ShardSet`]) report a
@@ -27,8 +28,8 @@ pub use merge::{MERGED_FROM_KEY, MERGED_SUFFIX, clean_incomplete, merge_shards};
 pub use reader::{READ_BATCH_ROWS, ShardEntry, ShardFile, ShardSet, read_games, read_shard};
 pub use records::{GameRecord, PositionRecord, ShardHeader, dequantize, quantize};
 pub use schema::{
-    GAMES_SUFFIX, HEADER_KEY, POSITIONS_SUFFIX, ROW_GROUP_ROWS, SCHEMA_VERSION, SCHEMA_VERSION_KEY, ShardSpec,
-    game_columns, games_schema, header_columns, position_columns, positions_schema,
+    GAMES_SUFFIX, HEADER_KEY, LEGACY_POSITIONS_SUFFIX, POSITIONS_SUFFIX, ROW_GROUP_ROWS, SCHEMA_VERSION,
+    SCHEMA_VERSION_KEY, ShardSpec, game_columns, games_schema, header_columns, position_columns, positions_schema,
 };
 pub use window::{Drawn, ReplayConfig, ReplayIndex, SampleStream, ShardSlice, TrainingSample, WindowRule};
 pub use writer::{ShardSummary, ShardWriter, shard_paths};

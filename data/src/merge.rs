@@ -25,7 +25,7 @@ use crate::error::DataError;
 use crate::reader::{READ_BATCH_ROWS, ShardFile, shard_name};
 use crate::records::ShardHeader;
 use crate::schema;
-use crate::schema::{GAMES_SUFFIX, POSITIONS_SUFFIX};
+use crate::schema::GAMES_SUFFIX;
 use crate::writer::{ShardSummary, check_shard_name, shard_paths};
 use zero_games::files::{TEMP_MARKER, remove_if_abandoned, remove_if_unheld, write_atomically_held};
 
@@ -221,7 +221,7 @@ pub fn clean_incomplete(dir: &Path) -> io::Result<Vec<PathBuf>> {
         }
         if let Some(name) = file_name.strip_suffix(GAMES_SUFFIX) {
             // Looked for once no writer holds the games file: by then its positions file is there or never comes.
-            let positions = dir.join(format!("{name}{POSITIONS_SUFFIX}"));
+            let positions = shard_paths(dir, name).0;
             if remove_if_unheld(&path, || positions.exists())? {
                 removed.push(path);
             }

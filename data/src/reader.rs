@@ -21,7 +21,9 @@ use parquet::file::metadata::ParquetMetaData;
 use crate::digest::{self, DATA_SHA256_KEY};
 use crate::error::DataError;
 use crate::records::{GameRecord, PositionRecord, ShardHeader};
-use crate::schema::{self, GAMES_SUFFIX, POSITIONS_SUFFIX, ShardSpec, game_columns, position_columns};
+use crate::schema::{
+    self, GAMES_SUFFIX, LEGACY_POSITIONS_SUFFIX, POSITIONS_SUFFIX, ShardSpec, game_columns, position_columns,
+};
 use zero_games::files::is_temporary;
 
 /// Rows per Arrow batch when reading: large enough to amortize decoding, small enough to stay a few MB.
@@ -598,6 +600,7 @@ pub(crate) fn shard_name(path: &Path) -> Option<String> {
     }
     file_name
         .strip_suffix(POSITIONS_SUFFIX)
+        .or_else(|| file_name.strip_suffix(LEGACY_POSITIONS_SUFFIX))
         .filter(|n| !n.is_empty())
         .map(str::to_string)
 }

@@ -22,8 +22,11 @@ pub const SCHEMA_VERSION_KEY: &str = "zero.schema_version";
 /// File metadata key holding the [`ShardHeader`] as JSON.
 pub const HEADER_KEY: &str = "zero.header";
 
-/// Suffix of a shard's positions file, which marks the shard complete.
-pub const POSITIONS_SUFFIX: &str = ".parquet";
+/// Suffix of a shard's positions file, which marks the shard complete. Each table has its own suffix, so one
+/// glob selects it (`data/*.positions.parquet`, `data/*.games.parquet`).
+pub const POSITIONS_SUFFIX: &str = ".positions.parquet";
+/// Suffix of positions files written before [`POSITIONS_SUFFIX`] (`NAME.parquet`): still read, never written.
+pub const LEGACY_POSITIONS_SUFFIX: &str = ".parquet";
 /// Suffix of a shard's games file, written before the positions file.
 pub const GAMES_SUFFIX: &str = ".games.parquet";
 

@@ -19,7 +19,7 @@ use arrow_schema::{DataType, Field, SchemaRef};
 use crate::digest::DigestedWriter;
 use crate::error::DataError;
 use crate::records::{GameRecord, PositionRecord, ShardHeader};
-use crate::schema::{self, GAMES_SUFFIX, POSITIONS_SUFFIX};
+use crate::schema::{self, GAMES_SUFFIX, LEGACY_POSITIONS_SUFFIX, POSITIONS_SUFFIX};
 use zero_games::files::write_atomically_held;
 
 /// The paths and sizes of a written shard.
@@ -55,10 +55,15 @@ impl ShardSummary {
 
 /// The paths of shard `name` in `dir`: (positions file, games file).
 pub fn shard_paths(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
-    (
-        dir.join(format!("{name}{POSITIONS_SUFFIX}")),
-        dir.join(format!("{name}{GAMES_SUFFIX}")),
-    )
+    let positions = dir.join(format!("{name}{POSITIONS_SUFFIX}"));
+    let legacy = dir.join(format!("{name}{LEGACY_POSITIONS_SUFFIX}"));
+    // A shard written before the positions suffix keeps its old name; every new shard gets the suffix.
+    let positions = if !positions.exists() && legacy.is_file() {
+        legacy
+    } else {
+        positions
+    };
+    (positions, dir.join(format!("{name}{GAMES_SUFFIX}")))
 }
 
 /// Refuses a shard name that is not a plain file name of its own (a path, a temporary, a games file's stem).
@@ -66,7 +71,8 @@ pub(crate) fn check_shard_name(dir: &Path, name: &str) -> Result<(), DataError> 
     let bad_name = name.is_empty()
         || name.contains(['/', '\\'])
         || name.contains(zero_games::files::TEMP_MARKER)
-        || name.ends_with(".games");
+        || name.ends_with(".games")
+        || name.ends_with(".positions");
     if bad_name {
         return Err(DataError::InvalidRecord {
             path: shard_paths(dir, name).0,

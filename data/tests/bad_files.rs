@@ -58,7 +58,7 @@ fn a_scan_yields_the_good_shard_and_reports_the_cut_one() {
     // Newest first: "bad" was dated 10 s ago, "good" 20 s ago.
     let err = results[0].as_ref().unwrap_err();
     assert_eq!(err.path(), bad.positions_path);
-    assert!(err.to_string().contains("bad.parquet"), "{err}");
+    assert!(err.to_string().contains("bad.positions.parquet"), "{err}");
     let (_, positions) = results[1].as_ref().unwrap();
     assert_eq!(positions.len(), 13);
     assert_eq!(good.positions, 13);
@@ -298,7 +298,10 @@ fn a_shard_with_values_the_trainer_cannot_use_is_refused_naming_the_file_row_and
         let err = read_shard(&bad.positions_path).unwrap_err();
         assert!(matches!(err, DataError::BadRow { .. }), "{err}");
         let message = err.to_string();
-        assert!(message.contains("bad.parquet") && message.contains(reason), "{message}");
+        assert!(
+            message.contains("bad.positions.parquet") && message.contains(reason),
+            "{message}"
+        );
 
         // The trainer's stream reports the shard once and goes on with the good one.
         let set = ShardSet::scan(dir.path()).unwrap();

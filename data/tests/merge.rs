@@ -46,7 +46,10 @@ fn a_merged_shard_holds_every_row_in_order_and_replaces_its_sources() {
 
     let summary = merge_shards(dir.path(), "abc-merged", &sources).unwrap();
     assert_eq!((summary.games, summary.positions), (6, 27));
-    assert_eq!(files_in(dir.path()), ["abc-merged.games.parquet", "abc-merged.parquet"]);
+    assert_eq!(
+        files_in(dir.path()),
+        ["abc-merged.games.parquet", "abc-merged.positions.parquet"]
+    );
     let (header, merged_positions) = read_shard(&summary.positions_path).unwrap();
     assert_eq!(header, small_header());
     assert_eq!(merged_positions, positions, "every position, in the sources' order");
@@ -71,7 +74,11 @@ fn sources_left_by_a_merge_killed_while_deleting_them_are_removed_on_cleaning() 
     }
     merge_shards(dir.path(), "abc-merged", &sources).unwrap();
     // As if killed after deleting a's files and c's positions file.
-    fs::copy(keep.path().join("b.parquet"), dir.path().join("b.parquet")).unwrap();
+    fs::copy(
+        keep.path().join("b.positions.parquet"),
+        dir.path().join("b.positions.parquet"),
+    )
+    .unwrap();
     fs::copy(keep.path().join("b.games.parquet"), dir.path().join("b.games.parquet")).unwrap();
     fs::copy(keep.path().join("c.games.parquet"), dir.path().join("c.games.parquet")).unwrap();
     write_shard(dir.path(), "unrelated", 9, &[3], 0);
@@ -81,14 +88,14 @@ fn sources_left_by_a_merge_killed_while_deleting_them_are_removed_on_cleaning() 
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(removed, ["b.games.parquet", "b.parquet", "c.games.parquet"]);
+    assert_eq!(removed, ["b.games.parquet", "b.positions.parquet", "c.games.parquet"]);
     assert_eq!(
         files_in(dir.path()),
         [
             "abc-merged.games.parquet",
-            "abc-merged.parquet",
+            "abc-merged.positions.parquet",
             "unrelated.games.parquet",
-            "unrelated.parquet"
+            "unrelated.positions.parquet"
         ]
     );
 
@@ -96,7 +103,11 @@ fn sources_left_by_a_merge_killed_while_deleting_them_are_removed_on_cleaning() 
     let dir = tempfile::tempdir().unwrap();
     let sources = three_shards(dir.path());
     let summary = merge_shards(dir.path(), "abc-merged", &sources[..2]).unwrap();
-    fs::copy(keep.path().join("b.parquet"), dir.path().join("b.parquet")).unwrap();
+    fs::copy(
+        keep.path().join("b.positions.parquet"),
+        dir.path().join("b.positions.parquet"),
+    )
+    .unwrap();
     fs::copy(keep.path().join("b.games.parquet"), dir.path().join("b.games.parquet")).unwrap();
     let len = fs::metadata(&summary.positions_path).unwrap().len();
     File::options()
@@ -106,7 +117,7 @@ fn sources_left_by_a_merge_killed_while_deleting_them_are_removed_on_cleaning() 
         .set_len(len / 2)
         .unwrap();
     assert!(clean_incomplete(dir.path()).unwrap().is_empty());
-    assert!(dir.path().join("b.parquet").exists());
+    assert!(dir.path().join("b.positions.parquet").exists());
 }
 
 #[test]
@@ -153,7 +164,7 @@ fn a_refused_merge_names_the_reason_and_leaves_every_source_in_place() {
     merge_shards(dir.path(), "ab-merged", &sources[..2]).unwrap();
     let err = merge_shards(dir.path(), "ab-merged", &sources[2..]).unwrap_err();
     assert!(matches!(err, DataError::AlreadyExists { .. }), "{err}");
-    assert!(dir.path().join("c.parquet").exists());
+    assert!(dir.path().join("c.positions.parquet").exists());
 }
 
 #[test]
@@ -189,11 +200,34 @@ fn a_merged_shard_deletes_only_sources_of_its_own_run_and_generation() {
         files_in(dir.path()),
         [
             "a.games.parquet",
-            "a.parquet",
+            "a.positions.parquet",
             "abc-merged.games.parquet",
-            "abc-merged.parquet",
+            "abc-merged.positions.parquet",
             "b.games.parquet",
-            "b.parquet"
+            "b.positions.parquet"
         ]
+    );
+}
+
+#[test]
+fn shards_named_before_the_positions_suffix_are_read_cleaned_and_merged_like_new_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = three_shards(dir.path());
+    // "a" as a run directory written before `.positions.parquet` holds it: `a.parquet` beside `a.games.parquet`.
+    fs::rename(dir.path().join("a.positions.parquet"), dir.path().join("a.parquet")).unwrap();
+    assert_eq!(shard_paths(dir.path(), "a").0, dir.path().join("a.parquet"));
+    let set = ShardSet::scan(dir.path()).unwrap();
+    assert_eq!(set.len(), 3, "the old name is listed with the new ones");
+    assert_eq!(read_shard(&shard_paths(dir.path(), "a").0).unwrap().1.len(), 10);
+    assert!(
+        clean_incomplete(dir.path()).unwrap().is_empty(),
+        "an old shard's games file is no orphan"
+    );
+
+    let summary = merge_shards(dir.path(), "abc-merged", &sources).unwrap();
+    assert_eq!((summary.games, summary.positions), (6, 27));
+    assert_eq!(
+        files_in(dir.path()),
+        ["abc-merged.games.parquet", "abc-merged.positions.parquet"]
     );
 }

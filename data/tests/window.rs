@@ -162,7 +162,7 @@ fn the_buffer_is_capped_by_the_window_and_a_shard_failing_mid_stream_is_reported
     assert_eq!(stream.capacity(), 50);
 
     // Shard C is damaged after the index was built.
-    let c = dir.path().join("c.parquet");
+    let c = dir.path().join("c.positions.parquet");
     let len = fs::metadata(&c).unwrap().len();
     File::options().write(true).open(&c).unwrap().set_len(len / 2).unwrap();
     let drawn = stream.draw(200).unwrap();

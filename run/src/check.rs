@@ -104,7 +104,7 @@ fn leftovers(root: &Path) -> Result<Vec<PathBuf>> {
                 .unwrap_or_default();
             let orphan = name
                 .strip_suffix(zero_data::GAMES_SUFFIX)
-                .is_some_and(|stem| !dir.join(format!("{stem}{}", zero_data::POSITIONS_SUFFIX)).exists());
+                .is_some_and(|stem| !zero_data::shard_paths(&dir, stem).0.exists());
             if zero_games::files::is_temporary(&path) || (dir.ends_with("data") && orphan) {
                 found.push(path);
             }

@@ -20,7 +20,7 @@ use crate::config::RunConfig;
 use crate::dir::RunDir;
 use crate::summary::{EqualTimeResult, MatchScore, is_network_name, network_name};
 use anyhow::{Context, Result, bail};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use zero_arena::{Entrant, MatchOptions, MatchRecord, OpeningBook, Standings, head_to_head, rate_records};
 use zero_games::Registered;
@@ -96,15 +96,12 @@ pub fn evaluate<G: Registered>(
     let todo: Vec<&Pairing<G>> = pairings.iter().filter(|p| !p.file.exists()).collect();
     let mut games_played = 0;
     if !todo.is_empty() {
+        let template = "evaluating {bar:30} {pos}/{len} pairings, {msg}, ETA {eta}";
         let bar = if progress {
-            ProgressBar::new(todo.len() as u64)
+            crate::progress::bar(todo.len() as u64, template)
         } else {
             ProgressBar::hidden()
         };
-        bar.set_style(
-            ProgressStyle::with_template("evaluating {bar:30} {pos}/{len} pairings, {msg}, ETA {eta}")
-                .expect("template"),
-        );
         for p in todo {
             bar.set_message(format!("{} vs {}", p.a.name(), p.b.name()));
             games_played += p

@@ -12,7 +12,6 @@ use crate::dir::RunDir;
 use crate::evaluate::{Pairing, entrant};
 use crate::summary::GateSummary;
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use zero_arena::{MatchRecord, OpeningBook, Sprt, SprtDecision};
 use zero_games::Registered;
 
@@ -31,9 +30,9 @@ pub fn gate<G: Registered>(
     let holder = entrant::<G>(config, dir, incumbent)?;
     let folder = dir.games_dir().join(format!("gen-{candidate:04}"));
     std::fs::create_dir_all(&folder).with_context(|| format!("creating {}", folder.display()))?;
-    let bar = ProgressBar::new(run.gate_max_games as u64);
-    bar.set_style(
-        ProgressStyle::with_template("gating    {bar:30} {pos}/{len} games at most, {msg}").expect("template"),
+    let bar = crate::progress::bar(
+        run.gate_max_games as u64,
+        "gating    {bar:30} {pos}/{len} games at most, {msg}",
     );
     let mut records: Vec<MatchRecord> = Vec::new();
     let mut report = sprt.run_records(&records, challenger.name());

@@ -6,6 +6,7 @@
 //! - [`dir`]: the run directory: state, checkpoints, shards, records, atomic writes and the run's lock.
 //! - [`run_loop`]: [`run`], the loop itself, one phase after another, with its terminal summary.
 //! - [`play`]: self-play jobs with a progress bar ([`play::play_games`]), shared with `zero selfplay`.
+//! - [`progress`]: progress bars on a terminal, timed plain lines anywhere else.
 //! - [`training`]: the replay window over a data directory and the memory check, shared with `zero train`.
 //! - [`evaluate`]: each generation's pairings against the baselines and its parent, rated over the run's pool.
 //! - [`gate`]: the optional SPRT gate that decides which network self-play uses.
@@ -23,6 +24,7 @@ pub mod evaluate;
 pub mod follow;
 pub mod gate;
 pub mod play;
+pub mod progress;
 pub mod report;
 pub mod run_loop;
 pub mod summary;

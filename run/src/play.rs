@@ -3,7 +3,6 @@
 //! loop, its followers and `zero selfplay` all go through.
 
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -91,10 +90,9 @@ pub fn play_games<G: Registered>(rules: &G::Rules, job: PlayJob<'_>) -> Result<(
     );
     let progress = Progress::default();
     let finished = AtomicBool::new(false);
-    let bar = ProgressBar::new(job.games as u64);
-    bar.set_style(
-        ProgressStyle::with_template("self-play {bar:30} {pos}/{len} games, {msg}, ETA {eta}")
-            .expect("a valid template"),
+    let bar = crate::progress::bar(
+        job.games as u64,
+        "self-play {bar:30} {pos}/{len} games, {msg}, ETA {eta}",
     );
     let start = Instant::now();
     let stats = std::thread::scope(|scope| {

@@ -14,7 +14,7 @@ use crate::summary::{
 };
 use crate::{evaluate, gate, report, training};
 use anyhow::{Context, Result, bail};
-use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -22,7 +22,7 @@ use zero_arena::OpeningBook;
 use zero_games::{Registered, with_game};
 use zero_model::DeviceChoice;
 use zero_selfplay::SelfPlayStats;
-use zero_train::Trainer;
+use zero_train::{StepMetrics, Trainer};
 
 /// The config `zero run` uses when none is given: the quick run where learning shows fastest on a small CPU.
 pub const DEFAULT_CONFIG: &str = include_str!("../../configs/bashni-quick.toml");
@@ -200,6 +200,34 @@ struct SelfPlayRun {
     resignation_allowed: Option<bool>,
 }
 
+/// One line of the run's `metrics.jsonl`: a training step with the generation it trains and when it ended, so
+/// that a notebook can group and plot the rows without joining them to anything.
+#[derive(Serialize)]
+struct MetricsRow<'a> {
+    /// The network being trained (its checkpoint is `gen-NNNN`; as in `generations.jsonl`).
+    generation: u32,
+    /// The run's clock: seconds of all its sessions so far, as `generations.jsonl` counts them.
+    elapsed_seconds: f64,
+    /// Wall-clock time, seconds since the Unix epoch.
+    unix_time: f64,
+    #[serde(flatten)]
+    step: &'a StepMetrics,
+}
+
+impl<'a> MetricsRow<'a> {
+    fn now(generation: u32, elapsed_seconds: f64, step: &'a StepMetrics) -> Self {
+        let unix_time = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64());
+        Self {
+            generation,
+            elapsed_seconds,
+            unix_time,
+            step,
+        }
+    }
+}
+
 /// The training a session ran: its steps and the mean of each loss term.
 #[derive(Default)]
 struct TrainingRun {
@@ -258,7 +286,7 @@ impl<G: Registered> Generation<'_, G> {
         let data = self.dir.generation_data(g)?;
         if state.phase == Phase::Train {
             let watch = Stopwatch::start();
-            let training = self.train(g, data.positions)?;
+            let training = self.train(g, data.positions, base_elapsed + session.elapsed().as_secs_f64())?;
             // Runs from before the state kept self-play's results, resumed here, have none to add to.
             let mut summary = state.pending.take().unwrap_or_else(|| fresh_summary(&data));
             summary.train_steps = training.steps;
@@ -409,7 +437,8 @@ impl<G: Registered> Generation<'_, G> {
 
     /// Training: from network `g` (exactly resumable; a fresh network for g = 0) on the window over every shard
     /// of the run, as many steps as the new positions ask for; writes network `g + 1`.
-    fn train(&self, g: u32, positions: u64) -> Result<TrainingRun> {
+    /// `elapsed_seconds` is the run's clock as training starts (the summaries' clock, resumed sessions added).
+    fn train(&self, g: u32, positions: u64, elapsed_seconds: f64) -> Result<TrainingRun> {
         let (config, dir) = (self.config, self.dir);
         // Training alone has the machine: `train.threads` intra-op threads, back to the process's count after.
         let _threads = TorchThreads::set(config.train.threads);
@@ -428,12 +457,10 @@ impl<G: Registered> Generation<'_, G> {
         trainer.set_generation(g + 1, Some(dir.name()));
         let index = training::open_window::<G>(&dir.data_dir(), self.rules, &config.train)?;
         let steps = trainer.config().steps_for_new_positions(positions).max(1);
-        let bar = ProgressBar::new(steps);
-        bar.set_style(
-            ProgressStyle::with_template("training  {bar:30} {pos}/{len} steps, {msg}, ETA {eta}").expect("template"),
-        );
+        let bar = crate::progress::bar(steps, "training  {bar:30} {pos}/{len} steps, {msg}, ETA {eta}");
         let mut sums: BTreeMap<String, (f64, u64)> = BTreeMap::new();
         let metrics_path = dir.metrics_path();
+        let clock = Instant::now();
         let mut failure = None;
         trainer.train_steps(&index, steps, |m| {
             // A shard found damaged when its rows are read (its digest, a bad row) is dropped from the stream.
@@ -452,7 +479,10 @@ impl<G: Registered> Generation<'_, G> {
                 e.1 += 1;
             }
             if failure.is_none()
-                && let Err(e) = RunDir::append_line(&metrics_path, m)
+                && let Err(e) = RunDir::append_line(
+                    &metrics_path,
+                    &MetricsRow::now(g + 1, elapsed_seconds + clock.elapsed().as_secs_f64(), m),
+                )
             {
                 failure = Some(e);
             }

@@ -66,7 +66,7 @@ fn corrupt_and_unknown_version_shards_are_reported_and_training_goes_on() {
     assert!(
         refused
             .iter()
-            .any(|m| m.contains("corrupt.parquet") && m.contains("corrupt")),
+            .any(|m| m.contains("corrupt.positions.parquet") && m.contains("corrupt")),
         "{refused:?}"
     );
     assert!(
@@ -112,7 +112,10 @@ fn skipped_while_training(before_indexing: bool, damage: fn(&std::path::Path)) -
 fn a_shard_that_breaks_while_training_is_reported_and_left_out() {
     let reports = skipped_while_training(false, cut_in_half);
     assert!(!reports.is_empty());
-    assert!(reports.iter().all(|m| m.contains("bad.parquet")), "{reports:?}");
+    assert!(
+        reports.iter().all(|m| m.contains("bad.positions.parquet")),
+        "{reports:?}"
+    );
 }
 
 /// Flips one byte in the middle of the row groups the shard's digest covers.
@@ -137,7 +140,7 @@ fn a_shard_whose_data_fails_its_digest_is_indexed_then_skipped_at_its_first_read
     assert!(
         reports
             .iter()
-            .all(|m| m.contains("bad.parquet") && m.contains("digest")),
+            .all(|m| m.contains("bad.positions.parquet") && m.contains("digest")),
         "{reports:?}"
     );
 }
