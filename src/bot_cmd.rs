@@ -21,7 +21,7 @@ pub fn run_bot(args: BotArgs) -> Result<()> {
     let bundle = Bundle::open(&args.bundle)?;
     with_game!(bundle.manifest.game, G => {
         let mut bot = Bot::<G>::from_bundle(&bundle, args.sims)?;
-        protocol::serve(&mut bot, std::io::stdin().lock(), std::io::stdout().lock())
+        protocol::serve(&mut bot, std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock())
     })
 }
 

@@ -168,3 +168,100 @@ fn bot_ends_quietly_at_the_end_of_its_input() {
     assert!(out.status.success());
     assert!(out.stdout.is_empty());
 }
+
+/// Checks an analysis block up to `bestmove`: the summary, at most `multipv` top moves (legal, most visited
+/// first), the value line; returns (periodic reports seen before it, the best move).
+fn read_analysis(bot: &mut Client, multipv: usize, start: &Bashni) -> (usize, String) {
+    let (mut summaries, mut top) = (0, Vec::new());
+    loop {
+        let reply = bot.read();
+        let words: Vec<&str> = reply.split_whitespace().collect();
+        match words.as_slice() {
+            ["bestmove", mv] => {
+                assert!(summaries >= 1, "no summary before bestmove");
+                return (summaries - 1, mv.to_string());
+            }
+            ["info", "nodes", n, "time", _, "nps", _, "value", v, "wdl", w, d, l] => {
+                let wdl: u32 = [w, d, l].iter().map(|x| x.parse::<u32>().unwrap()).sum();
+                assert!(n.parse::<u32>().unwrap() > 0 && wdl == 1000, "{reply}");
+                assert!((-1.0..=1.0).contains(&v.parse::<f32>().unwrap()), "{reply}");
+                summaries += 1;
+                top.clear();
+            }
+            [
+                "info",
+                "multipv",
+                i,
+                "move",
+                mv,
+                "visits",
+                visits,
+                "prior",
+                _,
+                "q",
+                _,
+                "line",
+                first,
+                ..,
+            ] => {
+                assert_eq!(i.parse::<usize>().unwrap(), top.len() + 1, "{reply}");
+                assert!(top.len() < multipv && mv == first, "{reply}");
+                let mut after = start.clone();
+                after.play(&start.parse_move(mv).unwrap());
+                top.push(visits.parse::<u32>().unwrap());
+                assert!(top.windows(2).all(|w| w[0] >= w[1]), "most visited first: {top:?}");
+            }
+            ["info", "value", ..] => assert!(!top.is_empty(), "no top move before {reply}"),
+            _ => panic!("unexpected line {reply:?}"),
+        }
+    }
+}
+
+#[test]
+fn bot_analyses_with_top_moves_and_searches_until_stop() {
+    let tmp = scratch("bot-analysis");
+    let bundle = tiny_bundle("bashni", tmp.path(), 8);
+    let mut bot = Client::start(&bundle);
+    let start = replay(&[]);
+    bot.send("setoption name multipv value 3");
+    bot.send("go sims 32");
+    let (_, best) = read_analysis(&mut bot, 3, &start);
+    replay(&[&best]);
+    for (line, reason) in [
+        (
+            "setoption name multipv value 65",
+            "error multipv must be an integer from 0 to 64",
+        ),
+        ("setoption name speed value 1", "error unknown option \"speed\""),
+        ("setoption multipv 2", "error bad setoption"),
+    ] {
+        assert!(bot.ask(line).starts_with(reason), "{line}");
+    }
+
+    // go infinite reports every second until stop; meanwhile isready is answered and other lines are refused.
+    bot.send("go infinite");
+    let first = bot.read();
+    assert!(
+        first.starts_with("info nodes"),
+        "the first report comes after a second: {first:?}"
+    );
+    bot.send("show");
+    bot.send("isready");
+    let mut waiting = Vec::new();
+    loop {
+        let reply = bot.read();
+        if reply == "readyok" {
+            break;
+        }
+        waiting.push(reply);
+    }
+    assert!(waiting.iter().any(|l| l.starts_with("error searching")), "{waiting:?}");
+    bot.send("stop");
+    let (_, best) = read_analysis(&mut bot, 3, &start);
+    replay(&[&best]);
+    assert_eq!(bot.ask("isready"), "readyok", "the session goes on after stop");
+    // quit ends an infinite search and the session at once.
+    bot.send("go infinite");
+    bot.send("quit");
+    assert!(bot.child.wait().unwrap().success());
+}

@@ -4,9 +4,11 @@
 
 use crate::bundle::Bundle;
 use anyhow::Result;
+use std::time::Duration;
+use zero_games::ActionList;
 use zero_games::{Encoding, Game, Outcome};
 use zero_model::NetworkEvaluator;
-use zero_search::{Budget, Engine, SearchConfig, actions_to_moves};
+use zero_search::{Budget, Engine, EvalRequest, Evaluator, Progress, RootMove, SearchConfig, actions_to_moves};
 
 /// What the bot decided, in notation.
 #[derive(Debug, Clone)]
@@ -20,6 +22,22 @@ pub struct Decision<G: Game> {
     pub line: Vec<String>,
     /// Simulations run over all the steps of the move.
     pub simulations: u32,
+    /// The first search's root moves, most visited first, for analysis output.
+    pub top: Vec<MoveStats>,
+    /// Wall time of the move.
+    pub elapsed: Duration,
+}
+
+/// One of the top moves of an analysis: its statistics at the root of the search, in notation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveStats {
+    pub text: String,
+    pub visits: u32,
+    pub prior: f32,
+    /// Mean value after it, from the moving side's view.
+    pub q: f32,
+    /// Its expected line in complete moves, starting with it.
+    pub line: Vec<String>,
 }
 
 /// The bundle's network and search, ready to play game `G`.
@@ -49,7 +67,18 @@ impl<G: Encoding> Bot<G> {
     /// Chooses a move in `game`, which must not be over. A forced move is still searched once, for its
     /// evaluation.
     pub fn think(&mut self, game: &G, budget: Budget) -> Decision<G> {
-        let thought = self.engine.think(game, budget);
+        self.think_watched(game, budget, &mut |_| true)
+    }
+
+    /// [`Bot::think`], showing a timed search to `watch` after each chunk; it stops when `watch` returns false
+    /// (`MoveTime(Duration::MAX)` searches until then: an analysis without a time limit).
+    pub fn think_watched(
+        &mut self,
+        game: &G,
+        budget: Budget,
+        watch: &mut dyn FnMut(&Progress<'_>) -> bool,
+    ) -> Decision<G> {
+        let thought = self.engine.think_watched(game, budget, watch);
         let mut simulations = thought.simulations;
         let (value, line_actions) = match thought.value {
             Some(value) => (value, thought.line),
@@ -71,8 +100,57 @@ impl<G: Encoding> Bot<G> {
             value,
             line,
             simulations,
+            top: move_stats(game, &thought.root_moves),
+            elapsed: thought.elapsed,
         }
     }
+
+    /// The network's win, draw and loss probabilities for the side to move in `game` (not searched).
+    pub fn wdl(&mut self, game: &G) -> [f32; 3] {
+        let mut legal = ActionList::new();
+        game.legal_actions(&mut legal);
+        let request = EvalRequest {
+            game,
+            legal: legal.as_slice(),
+        };
+        self.engine.evaluator().evaluate(&[request])[0].wdl
+    }
+}
+
+/// The root moves in notation. A root action that only starts a move (a Bashni capture's first jump) is shown
+/// as the whole move its line leads to, or, where the search went no deeper, as the first such move in
+/// notation order.
+pub fn move_stats<G: Game>(game: &G, root_moves: &[RootMove]) -> Vec<MoveStats> {
+    root_moves
+        .iter()
+        .filter_map(|m| {
+            let line = actions_to_moves(game, &m.line);
+            let text = line.first().cloned().or_else(|| first_move_starting(game, &m.line))?;
+            Some(MoveStats {
+                line: if line.is_empty() { vec![text.clone()] } else { line },
+                text,
+                visits: m.visits,
+                prior: m.prior,
+                q: m.q,
+            })
+        })
+        .collect()
+}
+
+fn first_move_starting<G: Game>(game: &G, actions: &[zero_games::Action]) -> Option<String> {
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let mut list = ActionList::new();
+    let mut texts: Vec<String> = moves
+        .iter()
+        .filter(|mv| {
+            game.move_actions(mv, &mut list);
+            list.as_slice().starts_with(actions)
+        })
+        .map(|mv| game.format_move(mv))
+        .collect();
+    texts.sort();
+    texts.into_iter().next()
 }
 
 /// A finished game's result in words: `white wins (no legal move)`, `draw (repetition)`.

@@ -12,5 +12,5 @@ pub mod play;
 pub mod protocol;
 pub mod serve;
 
-pub use bot::{Bot, Decision, describe_outcome};
+pub use bot::{Bot, Decision, MoveStats, describe_outcome};
 pub use bundle::{Bundle, ExportOptions, Manifest, SearchDefaults, export};

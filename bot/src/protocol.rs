@@ -1,14 +1,15 @@
 //! `zero bot BUNDLE`: the line protocol of `docs/protocol.md` on stdin/stdout, in the spirit of UCI. A bad line
 //! is answered with `error <reason>` and changes nothing; the bot keeps serving until `quit` or end of input.
 
-use crate::bot::{Bot, describe_outcome};
-use crate::lines::Lines;
+use crate::bot::{Bot, Decision, MoveStats, describe_outcome, move_stats};
+use crate::lines::{Line, Lines};
 use anyhow::Result;
 use std::io::{BufRead, Write};
-use std::time::Duration;
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::time::{Duration, Instant};
 use zero_games::Encoding;
-use zero_search::Budget;
 use zero_search::config::MAX_SIMULATIONS;
+use zero_search::{Budget, root_moves};
 
 /// One line of the protocol, parsed and checked against the rules: nothing of it is applied yet.
 #[derive(Debug, Clone)]
@@ -18,11 +19,41 @@ pub enum Command<G: Encoding> {
     NewGame,
     /// `position ...`: the position it sets, its moves already played.
     Position(G),
-    /// `go [sims N | movetime MS]`: the budget named, or `None` for the bot's default.
-    Go(Option<Budget>),
+    /// `go [sims N | movetime MS | infinite]`.
+    Go(GoLimit),
+    /// `stop`: ends a `go infinite`; ignored when nothing is searched.
+    Stop,
+    /// `setoption name NAME value V`.
+    SetOption(BotOption),
     Legal,
     Show,
 }
+
+/// How long a `go` searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GoLimit {
+    /// The session's default budget (`--sims`, the bundle's, or `setoption`'s).
+    Default,
+    Budget(Budget),
+    /// Until `stop` (or `quit`, or the end of input).
+    Infinite,
+}
+
+/// An option `setoption` sets for the rest of the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BotOption {
+    /// The default budget becomes this many simulations.
+    Sims(u32),
+    /// The default budget becomes this many milliseconds a move.
+    MoveTime(u32),
+    /// Report the top K moves after each search (0: only the `info value` line).
+    MultiPv(u32),
+}
+
+/// The most top moves one search reports.
+pub const MAX_MULTIPV: u32 = 64;
+/// Seconds between the progress reports of a `go infinite`.
+const INFINITE_INFO_EVERY: Duration = Duration::from_secs(1);
 
 impl<G: Encoding> Command<G> {
     /// Parses one line; `Ok(None)` for a blank one. The error is the reason the `error` reply gives.
@@ -36,7 +67,9 @@ impl<G: Encoding> Command<G> {
             "isready" => Command::IsReady,
             "newgame" => Command::NewGame,
             "position" => Command::Position(set_position(rules, args)?),
-            "go" => Command::Go(parse_budget(args)?),
+            "go" => Command::Go(parse_go(args)?),
+            "stop" => Command::Stop,
+            "setoption" => Command::SetOption(parse_option(args)?),
             "legal" => Command::Legal,
             "show" => Command::Show,
             other => return Err(format!("unknown command {other:?}")),
@@ -45,17 +78,63 @@ impl<G: Encoding> Command<G> {
     }
 }
 
+/// Reads lines on a thread of its own, so that a `go infinite` hears `stop` while it searches. The channel
+/// closes at the end of input; a read error is sent once, then the thread ends.
+fn spawn_reader(input: impl BufRead + Send + 'static) -> Receiver<std::io::Result<Line>> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = Lines::new(input);
+        loop {
+            match lines.next_line() {
+                Ok(Some(line)) => {
+                    if send.send(Ok(line)).is_err() {
+                        return;
+                    }
+                }
+                Ok(None) => return,
+                Err(e) => {
+                    let _ = send.send(Err(e));
+                    return;
+                }
+            }
+        }
+    });
+    receive
+}
+
+/// What the session knows beyond the bot: the position and how many top moves to report.
+struct Session<G> {
+    game: G,
+    multipv: u32,
+}
+
 /// Serves the protocol until `quit` or end of input. Only I/O failures end it with an error.
-pub fn serve<G: Encoding>(bot: &mut Bot<G>, input: impl BufRead, mut output: impl Write) -> Result<()> {
-    let mut game = G::start(&bot.rules);
-    let mut lines = Lines::new(input);
-    while let Some(line) = lines.next_line()? {
-        let command = line.text().and_then(|text| Command::parse(&bot.rules, &text));
+pub fn serve<G: Encoding>(
+    bot: &mut Bot<G>,
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+) -> Result<()> {
+    let lines = spawn_reader(input);
+    let mut session = Session {
+        game: G::start(&bot.rules),
+        multipv: 0,
+    };
+    while let Ok(line) = lines.recv() {
+        let command = line?.text().and_then(|text| Command::parse(&bot.rules, &text));
         let reply = match command {
             Ok(None) => continue,
             Ok(Some(Command::Quit)) => break,
-            Ok(Some(Command::Go(budget))) => go(bot, &game, budget),
-            Ok(Some(command)) => Ok(answer(&bot.rules, &mut game, command)),
+            Ok(Some(Command::Go(limit))) => {
+                if go(bot, &session, limit, &lines, &mut output)? == After::Quit {
+                    break;
+                }
+                Ok(Vec::new())
+            }
+            Ok(Some(Command::SetOption(option))) => {
+                set_option(bot, &mut session, option);
+                Ok(Vec::new())
+            }
+            Ok(Some(command)) => Ok(answer(&bot.rules, &mut session.game, command)),
             Err(reason) => Err(reason),
         };
         match reply {
@@ -65,6 +144,14 @@ pub fn serve<G: Encoding>(bot: &mut Bot<G>, input: impl BufRead, mut output: imp
         output.flush()?;
     }
     Ok(())
+}
+
+fn set_option<G: Encoding>(bot: &mut Bot<G>, session: &mut Session<G>, option: BotOption) {
+    match option {
+        BotOption::Sims(n) => bot.default_budget = Budget::Simulations(n),
+        BotOption::MoveTime(ms) => bot.default_budget = Budget::MoveTime(Duration::from_millis(ms.into())),
+        BotOption::MultiPv(k) => session.multipv = k,
+    }
 }
 
 /// Carries out a command that needs no search on the session's `game`; returns the reply lines. `go` and `quit`
@@ -87,7 +174,7 @@ pub fn answer<G: Encoding>(rules: &G::Rules, game: &mut G, command: Command<G>) 
             vec![format!("legal {}", texts.join(" ")).trim_end().to_string()]
         }
         Command::Show => vec![format!("position {}", game.position())],
-        Command::Quit | Command::Go(_) => Vec::new(),
+        Command::Quit | Command::Go(_) | Command::Stop | Command::SetOption(_) => Vec::new(),
     }
 }
 
@@ -126,36 +213,242 @@ fn set_position<G: Encoding>(rules: &G::Rules, args: &[&str]) -> Result<G, Strin
 /// The longest `go movetime`, in milliseconds: ten minutes, longer than any game clock gives one move.
 pub const MAX_GO_MOVETIME_MS: u32 = 600_000;
 
-/// The budget of `go [sims N | movetime MS]`, or `None` for the bot's default.
-fn parse_budget(args: &[&str]) -> Result<Option<Budget>, String> {
+/// The limit of `go [sims N | movetime MS | infinite]`.
+fn parse_go(args: &[&str]) -> Result<GoLimit, String> {
     match args {
-        [] => Ok(None),
-        ["sims", n] => Ok(Some(Budget::Simulations(parse_bounded(n, "sims", MAX_SIMULATIONS)?))),
-        ["movetime", ms] => Ok(Some(Budget::MoveTime(Duration::from_millis(
+        [] => Ok(GoLimit::Default),
+        ["infinite"] => Ok(GoLimit::Infinite),
+        ["sims", n] => Ok(GoLimit::Budget(Budget::Simulations(parse_bounded(
+            n,
+            "sims",
+            MAX_SIMULATIONS,
+        )?))),
+        ["movetime", ms] => Ok(GoLimit::Budget(Budget::MoveTime(Duration::from_millis(
             parse_bounded(ms, "movetime", MAX_GO_MOVETIME_MS)?.into(),
         )))),
         _ => Err(format!(
-            "bad go {:?}: expected go [sims N | movetime MS]",
+            "bad go {:?}: expected go [sims N | movetime MS | infinite]",
             args.join(" ")
         )),
     }
 }
 
-/// Searches the session's game with `budget` (the bot's default when `None`).
-fn go<G: Encoding>(bot: &mut Bot<G>, game: &G, budget: Option<Budget>) -> Result<Vec<String>, String> {
-    if let Some(outcome) = game.outcome() {
-        return Err(format!("game over: {}", describe_outcome::<G>(&outcome)));
+/// `setoption name NAME value V` for the options of [`BotOption`] (names in any case).
+fn parse_option(args: &[&str]) -> Result<BotOption, String> {
+    let ["name", name, "value", value] = args else {
+        return Err(format!(
+            "bad setoption {:?}: expected setoption name NAME value V",
+            args.join(" ")
+        ));
+    };
+    match name.to_ascii_lowercase().as_str() {
+        "sims" => Ok(BotOption::Sims(parse_bounded(value, "sims", MAX_SIMULATIONS)?)),
+        "movetime" => Ok(BotOption::MoveTime(parse_bounded(
+            value,
+            "movetime",
+            MAX_GO_MOVETIME_MS,
+        )?)),
+        "multipv" => match value.parse::<u32>() {
+            Ok(k) if k <= MAX_MULTIPV => Ok(BotOption::MultiPv(k)),
+            _ => Err(format!(
+                "multipv must be an integer from 0 to {MAX_MULTIPV}, not {value:?}"
+            )),
+        },
+        _ => Err(format!(
+            "unknown option {name:?}: the options are sims, movetime and multipv"
+        )),
     }
-    let decision = bot.think(game, budget.unwrap_or(bot.default_budget));
-    Ok(vec![
-        format!("info value {:.4} line {}", decision.value, decision.line.join(" ")),
-        format!("bestmove {}", decision.text),
-    ])
+}
+
+/// Whether the session goes on after a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum After {
+    Serve,
+    Quit,
+}
+
+/// Searches the session's game within `limit` and writes the reply: the analysis lines when asked for (always
+/// for `go infinite`), `info value V line ...` and `bestmove M`. A `go infinite` reads `lines` while it
+/// searches: `stop` (or the end of input) ends it with its reply, `quit` ends the session at once, `isready`
+/// is answered, anything else is refused.
+fn go<G: Encoding>(
+    bot: &mut Bot<G>,
+    session: &Session<G>,
+    limit: GoLimit,
+    lines: &Receiver<std::io::Result<Line>>,
+    out: &mut impl Write,
+) -> Result<After> {
+    let game = &session.game;
+    if let Some(outcome) = game.outcome() {
+        writeln!(out, "error game over: {}", describe_outcome::<G>(&outcome))?;
+        out.flush()?;
+        return Ok(After::Serve);
+    }
+    let draw = bot.wdl(game)[1];
+    let (decision, after, multipv) = match limit {
+        GoLimit::Default => (bot.think(game, bot.default_budget), After::Serve, session.multipv),
+        GoLimit::Budget(budget) => (bot.think(game, budget), After::Serve, session.multipv),
+        GoLimit::Infinite => {
+            let multipv = session.multipv.max(1);
+            let (decision, after) = search_until_stop(bot, game, draw, multipv, lines, out)?;
+            if after == After::Quit {
+                return Ok(After::Quit);
+            }
+            (decision, after, multipv)
+        }
+    };
+    let report = Report {
+        simulations: decision.simulations,
+        elapsed: decision.elapsed,
+        value: decision.value,
+        draw,
+        top: &decision.top,
+    };
+    report.write(multipv, out)?;
+    writeln!(out, "info value {:.4} line {}", decision.value, decision.line.join(" "))?;
+    writeln!(out, "bestmove {}", decision.text)?;
+    out.flush()?;
+    Ok(after)
+}
+
+/// A `go infinite`: searches until `stop`, `quit` or the end of input, reporting every second; a search that
+/// fills its tree waits for them.
+fn search_until_stop<G: Encoding>(
+    bot: &mut Bot<G>,
+    game: &G,
+    draw: f32,
+    multipv: u32,
+    lines: &Receiver<std::io::Result<Line>>,
+    out: &mut impl Write,
+) -> Result<(Decision<G>, After)> {
+    let mut ended: Option<std::io::Result<After>> = None;
+    let mut reported = Instant::now();
+    let decision = bot.think_watched(game, Budget::MoveTime(Duration::MAX), &mut |progress| {
+        while ended.is_none() {
+            match lines.try_recv() {
+                Ok(line) => ended = while_searching(line, out).transpose(),
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => ended = Some(Ok(After::Serve)),
+            }
+        }
+        if ended.is_none() && reported.elapsed() >= INFINITE_INFO_EVERY {
+            reported = Instant::now();
+            let top = move_stats(game, &root_moves(progress.tree));
+            let report = Report {
+                simulations: progress.simulations,
+                elapsed: progress.elapsed,
+                value: progress.tree.root().q(),
+                draw,
+                top: &top,
+            };
+            if let Err(e) = report.write(multipv, out).and_then(|()| out.flush()) {
+                ended = Some(Err(e));
+            }
+        }
+        ended.is_none()
+    });
+    while ended.is_none() {
+        ended = match lines.recv() {
+            Ok(line) => while_searching(line, out).transpose(),
+            Err(_) => Some(Ok(After::Serve)),
+        };
+    }
+    let after = ended.expect("the loop ends with it")?;
+    Ok((decision, after))
+}
+
+/// A line read while a `go infinite` searches: `Some` when it ends the search.
+fn while_searching(line: std::io::Result<Line>, out: &mut impl Write) -> std::io::Result<Option<After>> {
+    let reply = match line?.text() {
+        Ok(text) => match text.split_whitespace().next() {
+            None => return Ok(None),
+            Some("stop") => return Ok(Some(After::Serve)),
+            Some("quit") => return Ok(Some(After::Quit)),
+            Some("isready") => "readyok".to_string(),
+            Some(_) => "error searching: only stop, isready and quit are read until the search stops".to_string(),
+        },
+        Err(reason) => format!("error {reason}"),
+    };
+    writeln!(out, "{reply}")?;
+    out.flush()?;
+    Ok(None)
+}
+
+/// A search's analysis lines: one summary, then one per top move.
+struct Report<'a> {
+    simulations: u32,
+    elapsed: Duration,
+    /// The search's value for the side to move.
+    value: f32,
+    /// The network's draw probability at the root.
+    draw: f32,
+    top: &'a [MoveStats],
+}
+
+impl Report<'_> {
+    /// `info nodes N time MS nps X value V wdl W D L` and `info multipv I move M visits N prior P q Q line ...`
+    /// for the first `multipv` moves; nothing when `multipv` is 0.
+    fn write(&self, multipv: u32, out: &mut impl Write) -> std::io::Result<()> {
+        if multipv == 0 {
+            return Ok(());
+        }
+        let ms = self.elapsed.as_millis();
+        let nps = (f64::from(self.simulations) / self.elapsed.as_secs_f64().max(1e-3)).round();
+        let [w, d, l] = permille_wdl(self.value, self.draw);
+        writeln!(
+            out,
+            "info nodes {} time {ms} nps {nps} value {:.4} wdl {w} {d} {l}",
+            self.simulations, self.value
+        )?;
+        for (i, m) in self.top.iter().take(multipv as usize).enumerate() {
+            writeln!(
+                out,
+                "info multipv {} move {} visits {} prior {:.4} q {:.4} line {}",
+                i + 1,
+                m.text,
+                m.visits,
+                m.prior,
+                m.q,
+                m.line.join(" ")
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Win, draw and loss in permille for a search value `value` (win minus loss) and the network's draw
+/// probability: the draw share is kept where the value leaves room for it (at most 1 - |value|), and win and
+/// loss split the rest so that their difference is the value. The three add up to 1000.
+pub fn permille_wdl(value: f32, draw: f32) -> [u32; 3] {
+    let value = value.clamp(-1.0, 1.0);
+    let draw = draw.clamp(0.0, 1.0 - value.abs());
+    let win = ((1.0 - draw + value) / 2.0 * 1000.0).round() as u32;
+    let loss = ((1.0 - draw - value) / 2.0 * 1000.0).round() as u32;
+    let win = win.min(1000);
+    let loss = loss.min(1000 - win);
+    [win, 1000 - win - loss, loss]
 }
 
 fn parse_bounded(text: &str, what: &str, max: u32) -> Result<u32, String> {
     match text.parse::<u64>() {
         Ok(n) if (1..=u64::from(max)).contains(&n) => Ok(n as u32),
         _ => Err(format!("{what} must be an integer from 1 to {max}, not {text:?}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::permille_wdl;
+
+    #[test]
+    fn wdl_keeps_the_value_and_the_draw_share_the_value_leaves_room_for() {
+        assert_eq!(permille_wdl(0.0, 0.2), [400, 200, 400]);
+        assert_eq!(permille_wdl(0.5, 0.9), [500, 500, 0], "the draw share is capped at 1 - |value|");
+        assert_eq!(permille_wdl(-1.0, 0.3), [0, 0, 1000]);
+        assert_eq!(permille_wdl(0.25, 0.0), [625, 0, 375]);
+        for (v, d) in [(0.3333, 0.1111), (-0.77, 0.5), (2.0, f32::NAN)] {
+            let [w, d, l] = permille_wdl(v, d);
+            assert_eq!(w + d + l, 1000, "{v} {d}");
+        }
     }
 }

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use tch::{Device, nn};
 use zero_bot::http::Request;
 use zero_bot::lines::Lines;
-use zero_bot::protocol::{Command, answer};
+use zero_bot::protocol::{BotOption, Command, GoLimit, MAX_MULTIPV, answer};
 use zero_bot::serve::Api;
 use zero_bot::{Bundle, ExportOptions, SearchDefaults};
 use zero_games::{Encoding, GameKind, with_game};
@@ -36,11 +36,15 @@ fn protocol_of<G: Encoding>(input: &[u8]) {
         };
         match command {
             Command::Quit => break,
-            Command::Go(budget) => {
-                if let Some(zero_search::Budget::Simulations(n)) = budget {
+            Command::Go(limit) => {
+                if let GoLimit::Budget(zero_search::Budget::Simulations(n)) = limit {
                     assert!((1..=MAX_SIMULATIONS).contains(&n), "go sims {n} accepted");
                 }
             }
+            Command::SetOption(BotOption::Sims(n)) => {
+                assert!((1..=MAX_SIMULATIONS).contains(&n), "setoption sims {n} accepted");
+            }
+            Command::SetOption(BotOption::MultiPv(k)) => assert!(k <= MAX_MULTIPV, "multipv {k} accepted"),
             Command::Position(set) => {
                 // The whole check_position is the position target's; here, what `show` will answer parses back.
                 let shown = set.position();

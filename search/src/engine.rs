@@ -52,6 +52,55 @@ pub struct Thought<G: Game> {
     pub simulations: u32,
     /// Visits the first question's root already had from the last move's tree (0 for a fresh tree).
     pub reused: u32,
+    /// The first question's root actions that were searched, most visited first (an analysis's top moves).
+    pub root_moves: Vec<RootMove>,
+    /// Wall time of the whole move.
+    pub elapsed: Duration,
+}
+
+/// One root action as the search left it: what analysis output reports for each of the top moves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RootMove {
+    pub action: Action,
+    /// Completed simulations through it.
+    pub visits: u32,
+    /// The evaluator's prior for it.
+    pub prior: f32,
+    /// Mean backed-up value after it, from the root's side to move's view.
+    pub q: f32,
+    /// Its expected line of actions, starting with it ([`principal_line`]).
+    pub line: Vec<Action>,
+}
+
+/// A search in progress, as a watcher of [`Engine::think_watched`] sees it after each chunk.
+pub struct Progress<'a> {
+    pub tree: &'a Tree,
+    /// Simulations run so far in this question.
+    pub simulations: u32,
+    /// Time since the move began.
+    pub elapsed: Duration,
+}
+
+/// The visited root actions of `tree`, most visited first (ties by prior).
+pub fn root_moves(tree: &Tree) -> Vec<RootMove> {
+    let root = tree.root();
+    if root.state != NodeState::Expanded {
+        return Vec::new();
+    }
+    let mut moves: Vec<RootMove> = root
+        .children()
+        .map(|c| tree.node(c))
+        .filter(|n| n.visits > 0)
+        .map(|n| RootMove {
+            action: n.action,
+            visits: n.visits,
+            prior: n.prior,
+            q: n.q(),
+            line: principal_line(tree, n.action),
+        })
+        .collect();
+    moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
+    moves
 }
 
 /// A search config, an evaluator and a seeded generator (Gumbel's sampling), thinking one move at a time.
@@ -88,17 +137,32 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     /// `config.tree_reuse`, the search starts from what the last move's search saw of `game`, when `game` is
     /// that move's position after one reply (or no move at all).
     pub fn think(&mut self, game: &G, budget: Budget) -> Thought<G> {
+        self.think_watched(game, budget, &mut |_| true)
+    }
+
+    /// [`Engine::think`], showing the search to `watch` after each chunk of a timed search; the search stops
+    /// early when `watch` returns false. A budget of `MoveTime(Duration::MAX)` thus searches until the watcher
+    /// says stop (or the tree holds [`MAX_SIMULATIONS`] visits): an analysis's `go infinite`.
+    pub fn think_watched(
+        &mut self,
+        game: &G,
+        budget: Budget,
+        watch: &mut dyn FnMut(&Progress<'_>) -> bool,
+    ) -> Thought<G> {
         let started = Instant::now();
         let mut search = self.search_for(game);
         let reused = search.tree().root().visits;
         let mut simulations = 0;
-        let mut first: Option<(f32, Vec<Action>)> = None;
+        let mut first: Option<(f32, Vec<Action>, Vec<RootMove>)> = None;
         let mut asked = 0;
         let mv = choose_by_actions(game, |state, _| {
             debug_assert_eq!(search.game().hash(), state.hash());
-            simulations += self.run(&mut search, budget, started);
+            simulations += self.run(&mut search, budget, started, watch);
             let result = search.finish(0.0, &mut self.rng);
-            first.get_or_insert_with(|| (result.root_value, principal_line(search.tree(), result.action)));
+            first.get_or_insert_with(|| {
+                let tree = search.tree();
+                (result.root_value, principal_line(tree, result.action), root_moves(tree))
+            });
             search.advance(result.action, self.config.tree_reuse);
             asked += 1;
             result.action
@@ -113,9 +177,9 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             }
             self.kept = Some(search);
         }
-        let (value, line) = match first {
-            Some((value, line)) => (Some(value), line),
-            None => (None, Vec::new()),
+        let (value, line, root_moves) = match first {
+            Some((value, line, root_moves)) => (Some(value), line, root_moves),
+            None => (None, Vec::new(), Vec::new()),
         };
         Thought {
             mv,
@@ -123,6 +187,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             line,
             simulations,
             reused,
+            root_moves,
+            elapsed: started.elapsed(),
         }
     }
 
@@ -144,7 +210,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     /// actions and the simulations run.
     pub fn analyse(&mut self, game: &G, budget: Budget) -> (f32, Vec<Action>, u32) {
         let mut search = GameSearch::new(game.clone(), self.config.root);
-        let simulations = self.run(&mut search, budget, Instant::now());
+        let simulations = self.run(&mut search, budget, Instant::now(), &mut |_| true);
         let result = search.finish(0.0, &mut self.rng);
         (
             result.root_value,
@@ -153,8 +219,15 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         )
     }
 
-    /// Searches within `budget`; a time budget runs from `started` (the start of the move).
-    fn run(&mut self, search: &mut GameSearch<G>, budget: Budget, started: Instant) -> u32 {
+    /// Searches within `budget`; a time budget runs from `started` (the start of the move) and ends early when
+    /// `watch` says stop.
+    fn run(
+        &mut self,
+        search: &mut GameSearch<G>,
+        budget: Budget,
+        started: Instant,
+        watch: &mut dyn FnMut(&Progress<'_>) -> bool,
+    ) -> u32 {
         let Engine {
             evaluator, config, rng, ..
         } = self;
@@ -174,8 +247,14 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 loop {
                     search_blocking(search, evaluator, config, chunk, false, rng);
                     total += search.completed();
+                    let progress = Progress {
+                        tree: search.tree(),
+                        simulations: total,
+                        elapsed: started.elapsed(),
+                    };
                     // A long move on a fast machine stops at the tree size any search may reach, too.
-                    if started.elapsed() >= limit || search.tree().root().visits >= MAX_SIMULATIONS {
+                    if !watch(&progress) || progress.elapsed >= limit || progress.tree.root().visits >= MAX_SIMULATIONS
+                    {
                         return total;
                     }
                 }

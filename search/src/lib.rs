@@ -25,7 +25,9 @@ pub mod search;
 pub mod tree;
 
 pub use config::{RootSearch, SearchConfig, SearchConfigError};
-pub use engine::{Budget, Engine, Thought, actions_to_moves, choose_by_actions, principal_line};
+pub use engine::{
+    Budget, Engine, Progress, RootMove, Thought, actions_to_moves, choose_by_actions, principal_line, root_moves,
+};
 pub use evaluator::{EvalRequest, Evaluation, Evaluator, UniformEvaluator, softmax_in_place};
 pub use rollout::RolloutEvaluator;
 pub use search::{GameSearch, LeafStep, SearchResult, search_blocking};
