@@ -1,6 +1,6 @@
 //! What a notebook user does with a run directory, run as written: every Python and SQL block of
 //! docs/data.md's "Reading from Python and DuckDB" section, in pandas and DuckDB, against a real `zero run`
-//! (whose progress, piped, comes as plain lines).
+//! (whose progress, piped, comes as plain lines), and its TensorBoard event file read by TensorBoard itself.
 
 use std::path::Path;
 use std::process::Command;
@@ -97,6 +97,7 @@ fn every_query_of_the_data_docs_runs_on_a_real_run_directory() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    tensorboard_reads_the_events(&interpreter, dir.path());
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 5, "one line per SQL statement:\n{stdout}");
     for line in lines {
@@ -107,4 +108,37 @@ fn every_query_of_the_data_docs_runs_on_a_real_run_directory() {
             "no rows from: {statement}"
         );
     }
+}
+
+/// TensorBoard's own reader finds one `train/loss` point per training step and the generation's numbers.
+fn tensorboard_reads_the_events(interpreter: &str, run_dir: &Path) {
+    let script = r#"
+import json, sys
+from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+run = sys.argv[1]
+events = EventAccumulator(run + "/tensorboard", size_guidance={"scalars": 0})
+events.Reload()
+tags = set(events.Tags()["scalars"])
+steps = [json.loads(l) for l in open(run + "/metrics.jsonl")]
+loss = events.Scalars("train/loss")
+assert [e.step for e in loss] == [r["step"] for r in steps], "one point per step"
+assert all(abs(e.value - r["loss"]) < 1e-4 * max(1, abs(r["loss"])) for e, r in zip(loss, steps))
+assert abs(loss[0].wall_time - steps[0]["unix_time"]) < 1e-3
+for tag in ["train/lr", "train/value_loss", "generation/draw_rate", "phases/train/seconds", "ratings/gen1/elo",
+            "scores/greedy/score"]:
+    assert tag in tags, (tag, sorted(tags))
+assert [e.step for e in events.Scalars("generation/draw_rate")] == [1]
+print("OK", len(tags))
+"#;
+    let out = Command::new(interpreter)
+        .args(["-c", script])
+        .arg(run_dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.starts_with("OK"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -443,7 +443,11 @@ mod tests {
     #[test]
     fn wdl_keeps_the_value_and_the_draw_share_the_value_leaves_room_for() {
         assert_eq!(permille_wdl(0.0, 0.2), [400, 200, 400]);
-        assert_eq!(permille_wdl(0.5, 0.9), [500, 500, 0], "the draw share is capped at 1 - |value|");
+        assert_eq!(
+            permille_wdl(0.5, 0.9),
+            [500, 500, 0],
+            "the draw share is capped at 1 - |value|"
+        );
         assert_eq!(permille_wdl(-1.0, 0.3), [0, 0, 1000]);
         assert_eq!(permille_wdl(0.25, 0.0), [625, 0, 375]);
         for (v, d) in [(0.3333, 0.1111), (-0.77, 0.5), (2.0, f32::NAN)] {

@@ -1,9 +1,10 @@
 //! A run's report (`zero report RUN_DIR`): PNG plots of a run (loss terms, Elo against generation and against wall-clock time, game
 //! length, draw and resign rates) and an HTML page that shows them with the run's config. Fonts are embedded
 //! (DejaVu Sans through ab_glyph), so the report renders on a bare machine. `zero run` refreshes it after each
-//! generation.
+//! generation, and with it the run's TensorBoard event file ([`tensorboard`]).
 
 mod plots;
+pub mod tensorboard;
 
 use crate::summary::{GenerationSummary, read_generations, read_jsonl};
 use anyhow::{Context, Result};
@@ -45,6 +46,7 @@ pub fn write_report(run_dir: &Path) -> Result<Report> {
             plots.push(path);
         }
     }
+    tensorboard::write_events(run_dir, &generations, &steps)?;
     let html = out.join("index.html");
     let page = page(run_dir, &generations, &plots, &config);
     zero_games::files::write_atomically(&html, page.as_bytes())

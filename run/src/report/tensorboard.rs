@@ -1,0 +1,228 @@
+//! TensorBoard event files of a run (`RUN_DIR/tensorboard/`), written from its records with the report:
+//! every training step's numbers from `metrics.jsonl` (`train/loss`, `train/lr`, ... at the optimizer step) and
+//! every generation's from `generations.jsonl` (`generation/draw_rate`, `ratings/gen3/elo`,
+//! `scores/greedy/score`, `phases/selfplay/seconds`, ... at the generation number), each at the wall-clock
+//! time it was recorded. Point TensorBoard at the run (`tensorboard --logdir RUN_DIR/tensorboard`).
+//!
+//! The file is rewritten whole and atomically from the records, so it never holds a step twice (a step a
+//! killed training logged again appears once per line it has) nor a torn record. Its records are TensorBoard's
+//! own: each an `Event` protocol buffer (encoded with prost) framed by its length and masked CRC-32C checksums
+//! (the `crc` crate).
+
+use crate::summary::GenerationSummary;
+use anyhow::{Context, Result};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// The event file, in `RUN_DIR/tensorboard/` (TensorBoard reads any file whose name holds `tfevents`).
+pub const EVENT_FILE: &str = "events.out.tfevents.zero";
+
+/// `tensorflow.Event`, the fields zero writes.
+#[derive(Clone, PartialEq, prost::Message)]
+struct Event {
+    #[prost(double, tag = "1")]
+    wall_time: f64,
+    #[prost(int64, tag = "2")]
+    step: i64,
+    #[prost(oneof = "What", tags = "3, 5")]
+    what: Option<What>,
+}
+
+#[derive(Clone, PartialEq, prost::Oneof)]
+enum What {
+    #[prost(string, tag = "3")]
+    FileVersion(String),
+    #[prost(message, tag = "5")]
+    Summary(Summary),
+}
+
+/// `tensorflow.Summary`: scalar values only.
+#[derive(Clone, PartialEq, prost::Message)]
+struct Summary {
+    #[prost(message, repeated, tag = "1")]
+    value: Vec<SummaryValue>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct SummaryValue {
+    #[prost(string, tag = "1")]
+    tag: String,
+    /// A oneof in TensorFlow's definition, so a zero is written too (a plain proto3 float of 0 would be left
+    /// out, and TensorBoard would drop the point).
+    #[prost(oneof = "Kind", tags = "2")]
+    kind: Option<Kind>,
+}
+
+#[derive(Clone, PartialEq, prost::Oneof)]
+enum Kind {
+    #[prost(float, tag = "2")]
+    SimpleValue(f32),
+}
+
+const CRC32C: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISCSI);
+
+/// TensorFlow's record checksum: CRC-32C, rotated and offset so that a checksum of checksums is not a checksum.
+fn masked_crc(bytes: &[u8]) -> u32 {
+    let crc = CRC32C.checksum(bytes);
+    crc.rotate_right(15).wrapping_add(0xa282_ead8)
+}
+
+/// Appends one record: length, its checksum, the event, its checksum.
+fn push_record(out: &mut Vec<u8>, event: &Event) {
+    let data = prost::Message::encode_to_vec(event);
+    let length = (data.len() as u64).to_le_bytes();
+    out.extend_from_slice(&length);
+    out.extend_from_slice(&masked_crc(&length).to_le_bytes());
+    out.extend_from_slice(&data);
+    out.extend_from_slice(&masked_crc(&data).to_le_bytes());
+}
+
+fn scalars_event(wall_time: f64, step: i64, values: Vec<(String, f32)>) -> Event {
+    let value = values
+        .into_iter()
+        .map(|(tag, value)| SummaryValue {
+            tag,
+            kind: Some(Kind::SimpleValue(value)),
+        })
+        .collect();
+    Event {
+        wall_time,
+        step,
+        what: Some(What::Summary(Summary { value })),
+    }
+}
+
+/// Writes the run's event file from its records; returns its path.
+pub fn write_events(
+    run_dir: &Path,
+    generations: &[GenerationSummary],
+    steps: &[Map<String, Value>],
+) -> Result<PathBuf> {
+    let dir = run_dir.join("tensorboard");
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    // The run's start on the wall clock, for records from before rows carried their time.
+    let started = steps
+        .iter()
+        .find_map(|row| Some(number(row, "unix_time")? - number(row, "elapsed_seconds")?))
+        .unwrap_or(0.0);
+    let mut bytes = Vec::new();
+    let version = Event {
+        wall_time: started,
+        step: 0,
+        what: Some(What::FileVersion("brain.Event:2".to_string())),
+    };
+    push_record(&mut bytes, &version);
+    for row in steps {
+        let Some(step) = number(row, "step") else { continue };
+        let values = row
+            .iter()
+            .filter(|(key, _)| !matches!(key.as_str(), "step" | "generation" | "elapsed_seconds" | "unix_time"))
+            .filter_map(|(key, value)| Some((format!("train/{key}"), value.as_f64()? as f32)))
+            .collect();
+        let wall_time = number(row, "unix_time").unwrap_or(started);
+        push_record(&mut bytes, &scalars_event(wall_time, step as i64, values));
+    }
+    for summary in generations {
+        let mut values = Vec::new();
+        flatten("", &serde_json::to_value(summary)?, &mut values);
+        values.retain(|(tag, _)| tag != "generation");
+        let values = values
+            .into_iter()
+            .map(|(tag, v)| {
+                (
+                    if tag.contains('/') {
+                        tag
+                    } else {
+                        format!("generation/{tag}")
+                    },
+                    v,
+                )
+            })
+            .collect();
+        let wall_time = started + summary.elapsed_seconds;
+        push_record(&mut bytes, &scalars_event(wall_time, summary.generation.into(), values));
+    }
+    let path = dir.join(EVENT_FILE);
+    zero_games::files::write_atomically(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
+    Ok(path)
+}
+
+fn number(row: &Map<String, Value>, key: &str) -> Option<f64> {
+    row.get(key).and_then(Value::as_f64)
+}
+
+/// Every number inside `value` with its path as the tag (`phases/selfplay/seconds`); list items that name a
+/// `player` or an `opponent` are keyed by that name (`ratings/greedy/elo`), other items by their index.
+fn flatten(path: &str, value: &Value, out: &mut Vec<(String, f32)>) {
+    let join = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}/{key}")
+        }
+    };
+    match value {
+        Value::Number(n) => out.extend(n.as_f64().map(|x| (path.to_string(), x as f32))),
+        Value::Object(map) => map.iter().for_each(|(key, v)| flatten(&join(key), v, out)),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let name = ["player", "opponent"]
+                    .iter()
+                    .find_map(|k| item.get(k).and_then(Value::as_str))
+                    .map_or_else(|| i.to_string(), str::to_string);
+                flatten(&join(&name), item, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_is_framed_by_its_length_and_masked_crc32c() {
+        // CRC-32C of "123456789" is 0xe3069283 (RFC 3720's check value).
+        assert_eq!(CRC32C.checksum(b"123456789"), 0xe306_9283);
+        let mut out = Vec::new();
+        let event = scalars_event(1.5, 7, vec![("train/loss".to_string(), 0.25)]);
+        push_record(&mut out, &event);
+        let length = u64::from_le_bytes(out[..8].try_into().unwrap()) as usize;
+        assert_eq!(out.len(), 8 + 4 + length + 4);
+        assert_eq!(
+            u32::from_le_bytes(out[8..12].try_into().unwrap()),
+            masked_crc(&out[..8])
+        );
+        let data = &out[12..12 + length];
+        assert_eq!(<Event as prost::Message>::decode(data).unwrap(), event);
+        let zero = scalars_event(0.0, 1, vec![("draw_rate".to_string(), 0.0)]);
+        let encoded = prost::Message::encode_to_vec(&zero);
+        assert!(
+            encoded.ends_with(&[0x15, 0, 0, 0, 0]),
+            "a zero value is written: {encoded:?}"
+        );
+    }
+
+    #[test]
+    fn numbers_are_tagged_by_their_path_and_list_items_by_their_player() {
+        let value = serde_json::json!({
+            "draw_rate": 0.5, "network": "gen2", "phases": {"train": {"seconds": 3.0}},
+            "ratings": [{"player": "gen2", "elo": 120.0}], "losses": [1.0, 2.0]
+        });
+        let mut out = Vec::new();
+        flatten("", &value, &mut out);
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        let tags: Vec<&str> = out.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(
+            tags,
+            [
+                "draw_rate",
+                "losses/0",
+                "losses/1",
+                "phases/train/seconds",
+                "ratings/gen2/elo"
+            ]
+        );
+    }
+}
