@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Drives `zero serve`'s page in headless Chromium: `scripts/browser-test.sh URL`. Installs Debian's chromium
+# Drives `zero serve`'s page in headless Chromium: `scripts/browser-test.sh URL [SECOND_URL]`. Installs Debian's chromium
 # with apt-get when it is missing (idempotent: nothing happens once it is there). Fails, never skips, when no
 # browser can be had. Prints the driver's JSON report on stdout.
 set -euo pipefail
-url="${1:?usage: scripts/browser-test.sh URL}"
+url="${1:?usage: scripts/browser-test.sh URL [SECOND_URL]}"
 here="$(cd "$(dirname "$0")" && pwd)"
 if ! command -v chromium >/dev/null 2>&1; then
     echo "browser-test: installing chromium with apt-get" >&2
@@ -13,4 +13,4 @@ if ! command -v chromium >/dev/null 2>&1; then
         || { echo "browser-test: chromium could not be installed" >&2; exit 1; }
 fi
 python="${ZERO_VENV_PYTHON:-python3}"
-exec "$python" "$here/browser_drive.py" "$url"
+exec "$python" "$here/browser_drive.py" "$@"

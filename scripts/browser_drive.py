@@ -1,5 +1,7 @@
 """Plays a few moves on zero serve's page in headless Chromium by clicking, over the DevTools protocol on a
-pipe (--remote-debugging-pipe: no WebSocket library needed), and prints what the page shows as JSON."""
+pipe (--remote-debugging-pipe: no WebSocket library needed), then uses its analysis, board flip, move list,
+save and load, and prints what the page shows as JSON. A second URL (a Bagh Chal server) is opened too, and its
+board drawing reported."""
 
 import json
 import os
@@ -10,6 +12,7 @@ import tempfile
 import time
 
 URL = sys.argv[1]
+SECOND_URL = sys.argv[2] if len(sys.argv) > 2 else None
 TIMEOUT = 60
 
 
@@ -100,6 +103,12 @@ class Browser:
             self.send("Input.dispatchMouseEvent", {"type": kind, "x": box[0], "y": box[1],
                                                    "button": "left", "clickCount": 1})
 
+    def set_file(self, selector, path):
+        """Chooses `path` in the file input `selector`, as a person would in the file dialog."""
+        root = self.send("DOM.getDocument")["root"]["nodeId"]
+        node = self.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        self.send("DOM.setFileInputFiles", {"files": [path], "nodeId": node})
+
     def close(self):
         try:
             self.send("Browser.close", session=False)
@@ -153,9 +162,50 @@ def main():
         browser.click("#undo")
         browser.wait_history_change(report["after_second"]["history"])
         report["after_undo"] = browser.js(READ_PAGE)
+        analyse_flip_step_save_load(browser, report)
+        if SECOND_URL:
+            browser.open(SECOND_URL)
+            browser.wait_idle()
+            report["second"] = browser.js(READ_PAGE)
+            report["second"]["lines"] = browser.js("document.querySelectorAll('#lines line').length")
+            report["second"]["counts"] = browser.js("document.getElementById('counts').textContent")
     finally:
         browser.close()
     print(json.dumps(report))
+
+
+def analyse_flip_step_save_load(browser, report):
+    browser.click("#analyse")
+    browser.wait_idle()
+    report["analysis"] = browser.js(READ_PAGE)
+    report["analysis"]["text"] = browser.js("document.getElementById('analysis').textContent")
+    report["analysis"]["hint"] = browser.js("[...document.querySelectorAll('.sq.hint')].map(e => e.dataset.square)")
+    report["analysis"]["bar"] = browser.js("document.getElementById('evalbar').dataset.first")
+    browser.click("#flip")
+    report["flipped_first_square"] = browser.js("document.querySelector('#board .sq').dataset.square")
+    browser.click("#flip")
+    browser.click("#prev")
+    browser.wait_idle()
+    report["viewing"] = browser.js(READ_PAGE)
+    browser.click("#live")
+    browser.wait_idle()
+    report["live"] = browser.js(READ_PAGE)
+    browser.click("#save")
+    deadline = time.time() + TIMEOUT
+    while not browser.js("document.body.dataset.saved || ''") and time.time() < deadline:
+        time.sleep(0.05)
+    record = browser.js("document.body.dataset.saved")
+    report["saved"] = record
+    browser.click("#new-first")
+    browser.wait_history_change(report["live"]["history"])
+    with tempfile.NamedTemporaryFile("w", suffix=".pdn", delete=False) as f:
+        f.write(record)
+    try:
+        browser.set_file("#load-file", f.name)
+        browser.wait_history_change("")
+    finally:
+        os.unlink(f.name)
+    report["loaded"] = browser.js(READ_PAGE)
 
 
 main()

@@ -127,6 +127,37 @@ fn api_refuses_bad_requests_clearly_and_limits_searches() {
         ("GET", "/nowhere", "", 404, "no such page"),
         ("GET", "/api/state?game=../x", "", 400, "game=ID must be"),
         ("GET", "/api/state?game=", "", 400, "game=ID must be"),
+        (
+            "GET",
+            "/api/ply?ply=1",
+            "",
+            400,
+            "ply=N must be a whole number from 0 to 0",
+        ),
+        ("GET", "/api/ply?ply=x", "", 400, "ply=N must be"),
+        (
+            "POST",
+            "/api/load",
+            "{\"pdn\": \"\"}",
+            400,
+            "expected a JSON object {\"record\"",
+        ),
+        ("POST", "/api/load", "{\"record\": \"\"}", 400, "no game record in it"),
+        (
+            "POST",
+            "/api/load",
+            "{\"record\": \"[GameType \\\"bashni\\\"]\\n\\n1. c3-d5 *\\n\"}",
+            400,
+            "line 3",
+        ),
+        (
+            "POST",
+            "/api/load",
+            "{\"record\": \"[GameType \\\"tours\\\"]\\n\\n*\\n\"}",
+            400,
+            "tours",
+        ),
+        ("GET", "/api/analyse", "", 405, "not allowed"),
     ] {
         let (status, reply) = server.request(method, path, body);
         assert_eq!(status, want, "{method} {path} {body}: {reply}");
@@ -269,9 +300,12 @@ fn the_page_is_played_by_clicking_in_headless_chromium() {
     let dir = tmp.path();
     let bundle = tiny_bundle("bashni", dir, 4);
     let server = Server::start(&bundle, 4);
+    std::fs::create_dir_all(dir.join("bc")).unwrap();
+    let baghchal = Server::start(&tiny_bundle("baghchal", &dir.join("bc"), 4), 4);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/browser-test.sh");
     let out = Command::new(script)
         .arg(format!("http://{}/", server.address))
+        .arg(format!("http://{}/", baghchal.address))
         .output()
         .expect("scripts/browser-test.sh runs");
     assert!(
@@ -310,4 +344,57 @@ fn the_page_is_played_by_clicking_in_headless_chromium() {
     assert_eq!(report["after_undo"]["history"], first["history"]);
     assert_eq!(report["after_undo"]["position"], first["position"]);
     assert_eq!(report["after_undo"]["error"], "");
+    analysis_flip_steps_save_and_load(&report, first);
+}
+
+/// The page's analysis, flip, move list, save and load, and Bagh Chal drawn as points and lines.
+fn analysis_flip_steps_save_and_load(report: &serde_json::Value, first: &serde_json::Value) {
+    let analysis = &report["analysis"];
+    let text = analysis["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("Hint for white: ") && text.contains("simulations"),
+        "{text}"
+    );
+    let hint: Vec<&str> = analysis["hint"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let best = text.trim_start_matches("Hint for white: ").split(',').next().unwrap();
+    assert_eq!(
+        hint.len(),
+        2,
+        "the best move's squares are outlined: {hint:?} for {best}"
+    );
+    assert!(
+        best.starts_with(hint[0]) || best.starts_with(hint[1]),
+        "{best} {hint:?}"
+    );
+    let bar: f32 = analysis["bar"].as_str().unwrap().parse().unwrap();
+    assert!((-1.0..=1.0).contains(&bar));
+    assert_eq!(report["flipped_first_square"], "h1", "flipped, the board starts at h1");
+    // Stepping back shows the position after the first move, then the game again.
+    let history = first["history"].as_str().unwrap();
+    let first_move = history.split_whitespace().nth(1).unwrap();
+    let viewing = &report["viewing"];
+    assert_eq!(viewing["status"], "Viewing the position after 1 of 2 moves");
+    assert_eq!(viewing["position"], replay(&format!("1. {first_move}")).position());
+    assert_eq!(report["live"]["position"], first["position"]);
+    // Saved as a PDN record, loaded back into a new game: the same moves and position.
+    let saved = report["saved"].as_str().unwrap();
+    assert!(
+        saved.contains("[GameType \"bashni\"]") && saved.contains(first_move),
+        "{saved}"
+    );
+    assert_eq!(report["loaded"]["history"], first["history"]);
+    assert_eq!(report["loaded"]["position"], first["position"]);
+    assert_eq!(report["loaded"]["status"], "Your move (you are white)");
+    let second = &report["second"];
+    assert_eq!(
+        second["lines"], 56,
+        "5x5 points: 40 lines along ranks and files, 16 diagonals"
+    );
+    assert_eq!(second["counts"], "Goats in hand: 20 \u{b7} goats captured: 0");
+    assert_eq!(second["cells"]["a1"], "T");
 }

@@ -160,3 +160,37 @@ pub fn describe_outcome<G: Game>(outcome: &Outcome) -> String {
         None => format!("draw ({})", outcome.reason),
     }
 }
+
+/// Win, draw and loss in permille for a search value `value` (win minus loss) and the network's draw
+/// probability: the draw share is kept where the value leaves room for it (at most 1 - |value|), and win and
+/// loss split the rest so that their difference is the value. The three add up to 1000.
+pub fn permille_wdl(value: f32, draw: f32) -> [u32; 3] {
+    let value = value.clamp(-1.0, 1.0);
+    let draw = draw.clamp(0.0, 1.0 - value.abs());
+    let win = ((1.0 - draw + value) / 2.0 * 1000.0).round() as u32;
+    let loss = ((1.0 - draw - value) / 2.0 * 1000.0).round() as u32;
+    let win = win.min(1000);
+    let loss = loss.min(1000 - win);
+    [win, 1000 - win - loss, loss]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::permille_wdl;
+
+    #[test]
+    fn wdl_keeps_the_value_and_the_draw_share_the_value_leaves_room_for() {
+        assert_eq!(permille_wdl(0.0, 0.2), [400, 200, 400]);
+        assert_eq!(
+            permille_wdl(0.5, 0.9),
+            [500, 500, 0],
+            "the draw share is capped at 1 - |value|"
+        );
+        assert_eq!(permille_wdl(-1.0, 0.3), [0, 0, 1000]);
+        assert_eq!(permille_wdl(0.25, 0.0), [625, 0, 375]);
+        for (v, d) in [(0.3333, 0.1111), (-0.77, 0.5), (2.0, f32::NAN)] {
+            let [w, d, l] = permille_wdl(v, d);
+            assert_eq!(w + d + l, 1000, "{v} {d}");
+        }
+    }
+}

@@ -2,7 +2,8 @@
 //! TorchScript, manifest with SHA-256s), and three front ends over one [`Bot`] that thinks through the search
 //! crate's engine: the UCI-like line protocol for programs ([`protocol`], `zero bot`), the terminal game for
 //! people ([`play`], `zero play`) and the web page with its JSON API ([`serve`], `zero serve`, over [`http`]).
-//! The formats are documented in `docs/bundle.md` and `docs/protocol.md`.
+//! The terminal game and the page save and load games as records ([`record`]). The formats are documented in
+//! `docs/bundle.md` and `docs/protocol.md`.
 
 pub mod bot;
 pub mod bundle;
@@ -10,6 +11,7 @@ pub mod http;
 pub mod lines;
 pub mod play;
 pub mod protocol;
+pub mod record;
 pub mod serve;
 
 pub use bot::{Bot, Decision, MoveStats, describe_outcome};

@@ -4,11 +4,10 @@
 
 use crate::bot::{Bot, describe_outcome};
 use crate::lines::Lines;
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use std::io::{BufRead, Write};
 use std::path::Path;
 use zero_games::{Encoding, Game, Side};
-use zero_records::{GameResult, Record};
 
 const HELP: &str = "\
 commands:
@@ -158,25 +157,7 @@ fn command<G: Encoding>(
 
 /// Writes the game so far to `file` as a record, atomically.
 fn save<G: Game>(session: &Session<G>, game: &G, file: &Path) -> Result<()> {
-    let mut record = Record::new::<G>(session.start.rules(), None);
-    record.set_tag("Event", "zero play");
-    for side in [Side::First, Side::Second] {
-        let player = if side == session.human { "you" } else { "zero bot" };
-        record.set_player::<G>(side, player);
-    }
-    if session.start.position() != G::start(session.start.rules()).position() {
-        record.set_tag("SetUp", "1");
-        record.set_tag("FEN", &session.start.position());
-    }
-    record.moves = zero_records::move_texts(&session.start, &session.moves);
-    record.result = match game.outcome() {
-        Some(outcome) => {
-            record.set_tag("Termination", outcome.reason.as_str());
-            GameResult::of_winner(outcome.winner)
-        }
-        None => GameResult::Unknown,
-    };
-    let text = zero_records::write_record::<G>(&record)?;
+    let text = crate::record::record_text(&session.start, &session.moves, game, session.human, "zero play")?;
     zero_games::files::write_atomically(file, text.as_bytes()).with_context(|| format!("writing {}", file.display()))
 }
 
@@ -184,19 +165,7 @@ fn save<G: Game>(session: &Session<G>, game: &G, file: &Path) -> Result<()> {
 /// game; returns its last position.
 fn load<G: Game>(session: &mut Session<G>, rules: &G::Rules, file: &Path) -> Result<G> {
     let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-    let records = zero_records::read_records(&text).with_context(|| file.display().to_string())?;
-    let Some(first) = records.first() else {
-        bail!("{}: no game record in it", file.display());
-    };
-    let replay = zero_records::replay::<G>(first).with_context(|| file.display().to_string())?;
-    if replay.rules != *rules {
-        bail!(
-            "{}: its rules ({}) are not the bot's ({})",
-            file.display(),
-            G::describe_rules(&replay.rules).join(" "),
-            G::describe_rules(rules).join(" ")
-        );
-    }
+    let replay = crate::record::first_game::<G>(&text, &file.display().to_string(), rules)?;
     session.start = replay.start;
     session.moves = replay.moves;
     session.before_human_moves.clear();

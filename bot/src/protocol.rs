@@ -1,7 +1,7 @@
 //! `zero bot BUNDLE`: the line protocol of `docs/protocol.md` on stdin/stdout, in the spirit of UCI. A bad line
 //! is answered with `error <reason>` and changes nothing; the bot keeps serving until `quit` or end of input.
 
-use crate::bot::{Bot, Decision, MoveStats, describe_outcome, move_stats};
+use crate::bot::{Bot, Decision, MoveStats, describe_outcome, move_stats, permille_wdl};
 use crate::lines::{Line, Lines};
 use anyhow::Result;
 use std::io::{BufRead, Write};
@@ -416,43 +416,9 @@ impl Report<'_> {
     }
 }
 
-/// Win, draw and loss in permille for a search value `value` (win minus loss) and the network's draw
-/// probability: the draw share is kept where the value leaves room for it (at most 1 - |value|), and win and
-/// loss split the rest so that their difference is the value. The three add up to 1000.
-pub fn permille_wdl(value: f32, draw: f32) -> [u32; 3] {
-    let value = value.clamp(-1.0, 1.0);
-    let draw = draw.clamp(0.0, 1.0 - value.abs());
-    let win = ((1.0 - draw + value) / 2.0 * 1000.0).round() as u32;
-    let loss = ((1.0 - draw - value) / 2.0 * 1000.0).round() as u32;
-    let win = win.min(1000);
-    let loss = loss.min(1000 - win);
-    [win, 1000 - win - loss, loss]
-}
-
 fn parse_bounded(text: &str, what: &str, max: u32) -> Result<u32, String> {
     match text.parse::<u64>() {
         Ok(n) if (1..=u64::from(max)).contains(&n) => Ok(n as u32),
         _ => Err(format!("{what} must be an integer from 1 to {max}, not {text:?}")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::permille_wdl;
-
-    #[test]
-    fn wdl_keeps_the_value_and_the_draw_share_the_value_leaves_room_for() {
-        assert_eq!(permille_wdl(0.0, 0.2), [400, 200, 400]);
-        assert_eq!(
-            permille_wdl(0.5, 0.9),
-            [500, 500, 0],
-            "the draw share is capped at 1 - |value|"
-        );
-        assert_eq!(permille_wdl(-1.0, 0.3), [0, 0, 1000]);
-        assert_eq!(permille_wdl(0.25, 0.0), [625, 0, 375]);
-        for (v, d) in [(0.3333, 0.1111), (-0.77, 0.5), (2.0, f32::NAN)] {
-            let [w, d, l] = permille_wdl(v, d);
-            assert_eq!(w + d + l, 1000, "{v} {d}");
-        }
     }
 }

@@ -4,7 +4,7 @@
 //! recently used one making room for a new one. One search runs at a time (further bot requests get 503 at once
 //! rather than queueing), and the HTTP layer ([`crate::http`]) bounds requests in flight and bodies.
 
-use crate::bot::{Bot, describe_outcome};
+use crate::bot::{Bot, describe_outcome, permille_wdl};
 use crate::bundle::Bundle;
 use crate::http::{self, Request, Response};
 use anyhow::{Context, Result};
@@ -22,6 +22,9 @@ pub const MAX_GAMES: usize = 256;
 const DEFAULT_GAME: &str = "default";
 
 struct Table<G: Encoding> {
+    /// Where the game started (the start, or a loaded record's set-up) and the moves played since.
+    start: G,
+    played: Vec<G::Move>,
     game: G,
     /// The positions before each of the person's moves, for undo.
     before_human_moves: Vec<(G, usize)>,
@@ -42,6 +45,8 @@ impl<G: Encoding> Table<G> {
             game.to_move().other()
         };
         Table {
+            start: game.clone(),
+            played: Vec::new(),
             game,
             before_human_moves: Vec::new(),
             moves: Vec::new(),
@@ -106,6 +111,10 @@ impl<G: Encoding> Api<G> {
                 ("POST", "/api/bot") => return self.bot_move(&id),
                 ("POST", "/api/undo") => return self.undo(&id),
                 ("POST", "/api/new") => return self.new_game(&id, &request.body),
+                ("POST", "/api/analyse") => return self.analyse(&id),
+                ("GET", "/api/ply") => return self.ply(&id, query),
+                ("GET", "/api/record") => return self.record(&id),
+                ("POST", "/api/load") => return self.load(&id, &request.body),
                 _ => {}
             }
         }
@@ -115,7 +124,8 @@ impl<G: Encoding> Api<G> {
                 content_type: "text/html; charset=utf-8",
                 body: PAGE.as_bytes().to_vec(),
             },
-            (_, "/" | "/api/state" | "/api/move" | "/api/bot" | "/api/undo" | "/api/new") => {
+            (_, "/" | "/api/state" | "/api/move" | "/api/bot" | "/api/undo" | "/api/new")
+            | (_, "/api/analyse" | "/api/ply" | "/api/record" | "/api/load") => {
                 Response::error(405, format!("{} is not allowed on {path}", request.method))
             }
             _ => Response::error(404, format!("no such page: {path}")),
@@ -157,6 +167,7 @@ impl<G: Encoding> Api<G> {
             "position": game.position(),
             "cells": cells_of(&game.position(), self.height),
             "to_move": G::player_name(game.to_move()),
+            "first": G::player_name(Side::First),
             "human": G::player_name(table.human),
             "bot": G::player_name(table.human.other()),
             "human_to_move": game.outcome().is_none() && game.to_move() == table.human,
@@ -195,16 +206,25 @@ impl<G: Encoding> Api<G> {
         let snapshot = (table.game.clone(), table.moves.len());
         table.before_human_moves.push(snapshot);
         table.game.play(&mv);
+        table.played.push(mv);
         table.moves.push(formatted.clone());
         table.last = json!({ "by": "human", "move": formatted, "squares": squares_of(&formatted) });
         Response::json(200, &self.state(table))
     }
 
+    /// The bot, unless a search is running (then 503 at once rather than a queue).
+    fn idle_bot(&self) -> Result<std::sync::MutexGuard<'_, Bot<G>>, Response> {
+        match self.bot.try_lock() {
+            Ok(bot) => Ok(bot),
+            Err(TryLockError::WouldBlock) => Err(Response::error(503, "the bot is already thinking; try again")),
+            Err(TryLockError::Poisoned(poisoned)) => Ok(poisoned.into_inner()),
+        }
+    }
+
     fn bot_move(&self, id: &str) -> Response {
-        let mut bot = match self.bot.try_lock() {
+        let mut bot = match self.idle_bot() {
             Ok(bot) => bot,
-            Err(TryLockError::WouldBlock) => return Response::error(503, "the bot is already thinking; try again"),
-            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(r) => return r,
         };
         let (game, ply_count) = match self.with_table(id, |table| {
             if let Some(outcome) = table.game.outcome() {
@@ -229,6 +249,7 @@ impl<G: Encoding> Api<G> {
                 return Response::error(409, "the game changed while the bot was thinking");
             }
             table.game.play(&decision.mv);
+            table.played.push(decision.mv.clone());
             table.moves.push(decision.text.clone());
             table.last = json!({
                 "by": "bot", "move": decision.text, "squares": squares_of(&decision.text),
@@ -245,6 +266,7 @@ impl<G: Encoding> Api<G> {
             };
             table.game = game;
             table.moves.truncate(moves);
+            table.played.truncate(moves);
             table.last = Value::Null;
             Response::json(200, &self.state(table))
         })
@@ -264,6 +286,113 @@ impl<G: Encoding> Api<G> {
         };
         self.with_table(id, |table| {
             *table = Table::new(&self.rules, human_first);
+            Response::json(200, &self.state(table))
+        })
+    }
+}
+
+impl<G: Encoding> Api<G> {
+    /// `POST /api/analyse`: the bot's search of the current position, whoever is to move, without playing:
+    /// its value and WDL for the side to move, its choice and its top moves.
+    fn analyse(&self, id: &str) -> Response {
+        let mut bot = match self.idle_bot() {
+            Ok(bot) => bot,
+            Err(r) => return r,
+        };
+        let game = match self.with_table(id, |table| match table.game.outcome() {
+            Some(outcome) => Err(Response::error(
+                409,
+                format!("game over: {}", describe_outcome::<G>(&outcome)),
+            )),
+            None => Ok(table.game.clone()),
+        }) {
+            Ok(game) => game,
+            Err(r) => return r,
+        };
+        let budget = bot.default_budget;
+        let decision = bot.think(&game, budget);
+        let draw = bot.wdl(&game)[1];
+        let top: Vec<Value> = decision
+            .top
+            .iter()
+            .map(|m| {
+                json!({ "move": m.text, "squares": squares_of(&m.text), "visits": m.visits, "prior": m.prior,
+                        "q": m.q, "line": m.line })
+            })
+            .collect();
+        Response::json(
+            200,
+            &json!({
+                "position": game.position(), "to_move": G::player_name(game.to_move()),
+                "value": decision.value, "wdl": permille_wdl(decision.value, draw),
+                "simulations": decision.simulations, "best": decision.text,
+                "best_squares": squares_of(&decision.text), "top": top,
+            }),
+        )
+    }
+
+    /// `GET /api/ply?ply=N`: the game's position after its first N moves, for stepping through the move list.
+    fn ply(&self, id: &str, query: &str) -> Response {
+        let wanted = query
+            .split('&')
+            .find_map(|p| p.strip_prefix("ply="))
+            .map(str::parse::<usize>);
+        self.with_table(id, |table| {
+            let n = match wanted {
+                Some(Ok(n)) if n <= table.played.len() => n,
+                _ => {
+                    return Response::error(
+                        400,
+                        format!("ply=N must be a whole number from 0 to {}", table.played.len()),
+                    );
+                }
+            };
+            let mut game = table.start.clone();
+            table.played[..n].iter().for_each(|mv| game.play(mv));
+            let squares = n.checked_sub(1).map_or(Vec::new(), |i| squares_of(&table.moves[i]));
+            Response::json(
+                200,
+                &json!({ "ply": n, "position": game.position(), "cells": cells_of(&game.position(), self.height),
+                         "squares": squares }),
+            )
+        })
+    }
+
+    /// `GET /api/record`: the game so far as a record (`docs/records.md`).
+    fn record(&self, id: &str) -> Response {
+        self.with_table(id, |table| {
+            match crate::record::record_text(&table.start, &table.played, &table.game, table.human, "zero serve") {
+                Ok(text) => Response::json(200, &json!({ "record": text })),
+                Err(e) => Response::error(500, format!("the game cannot be written as a record: {e:#}")),
+            }
+        })
+    }
+
+    /// `POST /api/load` with `{"record": TEXT}`: the first game of the record becomes this game, the person
+    /// playing the side to move at its end.
+    fn load(&self, id: &str, body: &[u8]) -> Response {
+        let text = match parse_body(body).and_then(|v| match v.get("record").and_then(Value::as_str) {
+            Some(text) => Ok(text.to_string()),
+            None => Err(Response::error(
+                400,
+                "expected a JSON object {\"record\": \"<record text>\"}",
+            )),
+        }) {
+            Ok(text) => text,
+            Err(r) => return r,
+        };
+        let replay = match crate::record::first_game::<G>(&text, "the record", &self.rules) {
+            Ok(replay) => replay,
+            Err(e) => return Response::error(400, format!("{e:#}")),
+        };
+        self.with_table(id, |table| {
+            let mut fresh = Table::new(&self.rules, true);
+            fresh.human = replay.end.to_move();
+            fresh.moves = replay.move_texts();
+            fresh.start = replay.start;
+            fresh.played = replay.moves;
+            fresh.game = replay.end;
+            *table = fresh;
             Response::json(200, &self.state(table))
         })
     }
