@@ -6,6 +6,7 @@ mod bot_cmd;
 mod eval_cmd;
 mod export_cmd;
 mod games_cmd;
+mod logging;
 mod rules_cmd;
 mod run_cmd;
 mod runtime;
@@ -25,6 +26,12 @@ pub(crate) struct Cli {
     /// Print the zero version, the libtorch version and the device that would be used.
     #[arg(short = 'V', long = "version")]
     version: bool,
+    /// Say more on stderr: -v debug, -vv trace (RUST_LOG, when set, decides instead).
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    /// Say only warnings and errors on stderr.
+    #[arg(short, long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -93,6 +100,7 @@ fn main() {
         let _ = Cli::command().print_help();
         std::process::exit(2);
     };
+    logging::init(cli.verbose, cli.quiet);
     runtime::init_threads();
     let result = match command {
         Command::Perft(args) => rules_cmd::perft(args),

@@ -49,7 +49,7 @@ fn train<G: Encoding>(args: &TrainArgs, config: &RunConfig) -> Result<()> {
         Some(from) => Trainer::<G>::resume(train.clone(), &config.network, rules, device, from)?,
         None => Trainer::<G>::new(train.clone(), &config.network, rules, device)?,
     };
-    eprintln!(
+    tracing::info!(
         "zero train: {} on {}: window {} of {} positions in {} shard(s); data path about {memory} MiB; \
              from step {}",
         G::NAME,
@@ -69,7 +69,7 @@ fn train<G: Encoding>(args: &TrainArgs, config: &RunConfig) -> Result<()> {
     let mut log_error = None;
     trainer.train_steps(&index, args.steps, |m| {
         for shard in &m.skipped_shards {
-            bar.suspend(|| eprintln!("zero: skipping shard: {shard}"));
+            tracing::warn!("skipping shard: {shard}");
         }
         if let Err(e) = log.write(m)
             && log_error.is_none()
@@ -88,7 +88,7 @@ fn train<G: Encoding>(args: &TrainArgs, config: &RunConfig) -> Result<()> {
         return Err(e).with_context(|| format!("writing {}", metrics_path.display()));
     }
     trainer.save(&args.out)?;
-    eprintln!(
+    tracing::info!(
         "zero train: step {}; wrote {} and its train state; metrics in {}",
         trainer.step(),
         args.out.display(),

@@ -75,6 +75,17 @@ fn every_query_of_the_data_docs_runs_on_a_real_run_directory() {
             && !stderr.contains('\x1b'),
         "no plain progress line:\n{stderr}"
     );
+    // The run's log holds its summary lines and diagnostics with their times.
+    let log = std::fs::read_to_string(dir.path().join("zero.log")).unwrap();
+    assert!(
+        log.lines()
+            .any(|l| l.contains("INFO zero_run::summary: generation   1:")),
+        "{log}"
+    );
+    assert!(
+        log.lines().all(|l| l.starts_with("20") && l.contains('Z')),
+        "each line has its time: {log}"
+    );
     let actions = zero().args(["actions", "baghchal"]).output().unwrap();
     assert!(actions.status.success());
     std::fs::write(dir.path().join("actions.tsv"), &actions.stdout).unwrap();

@@ -96,8 +96,12 @@ fn train_resume_report_bad_shards_and_refuse_mismatches() {
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{err}");
     assert!(
-        err.contains("skipping shard") && err.contains("bad.positions.parquet"),
+        err.contains("zero: warning: skipping shard") && err.contains("bad.positions.parquet"),
         "{err}"
+    );
+    assert!(
+        err.contains("zero train: step 4;"),
+        "information is shown by default: {err}"
     );
     assert!(dir.path().join("n1.train.safetensors").exists());
     let metrics = std::fs::read_to_string(dir.path().join("n1.metrics.jsonl")).unwrap();
@@ -109,9 +113,15 @@ fn train_resume_report_bad_shards_and_refuse_mismatches() {
 
     let second = dir.path().join("n2.safetensors").to_string_lossy().into_owned();
     let out = zero(&[
-        "train", "--config", &cfg, "--data", &data, "--from", &first, "--steps", "2", "--out", &second,
+        "-q", "train", "--config", &cfg, "--data", &data, "--from", &first, "--steps", "2", "--out", &second,
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    // -q: warnings only (the bad shard's), no information.
+    assert!(
+        !err.contains("zero train:") && err.contains("zero: warning: skipping shard"),
+        "{err}"
+    );
     let metrics = std::fs::read_to_string(dir.path().join("n2.metrics.jsonl")).unwrap();
     assert!(metrics.lines().last().unwrap().contains("\"step\":6"), "{metrics}");
 

@@ -167,7 +167,7 @@ impl RunDir {
             }
         }
         if count > 0 {
-            eprintln!("zero run: removed {count} half-written file(s) left by an interrupted run");
+            tracing::info!("zero run: removed {count} half-written file(s) left by an interrupted run");
         }
         Ok(())
     }
@@ -279,10 +279,7 @@ impl RunDir {
                 .find(|name| !zero_data::shard_paths(&data, name).0.exists())
                 .expect("some name is free");
             if let Err(e) = zero_data::merge_shards(&data, &merged, &sources) {
-                eprintln!(
-                    "zero run: generation {g}'s {} self-play shards stay unmerged: {e}",
-                    sources.len()
-                );
+                tracing::warn!("generation {g}'s {} self-play shards stay unmerged: {e}", sources.len());
             }
         }
         Ok(())

@@ -118,7 +118,7 @@ pub fn evaluate<G: Registered>(
         .filter(|p| p.a.name() == network.name())
         .map(|p| MatchScore::of(&pool, p.a.name(), p.b.name()))
         .collect();
-    eprintln!(
+    tracing::info!(
         "evaluation of {}: {games_played} games played now, {} in the run's pool",
         network.name(),
         pool.len()
@@ -218,7 +218,7 @@ pub fn equal_time<G: Registered>(
         n => n,
     };
     if !pairing.file.exists() {
-        eprintln!(
+        tracing::info!(
             "equal time: {name} against {} ({games} games, {at_once} at a time)",
             opponent.name()
         );

@@ -45,20 +45,20 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
             let driven = wait_until_driven(run_dir, options.wait_for_run);
             state = RunDir::read_state(run_dir)?;
             if !driven && state.generation < config.run.generations {
-                println!(
+                crate::log::say(format!(
                     "zero selfplay: no process has driven {} for {} s: stopping (start the run again, then its followers)",
                     run_dir.display(),
                     options.wait_for_run.as_secs()
-                );
+                ));
                 return Ok(());
             }
         }
         if state.generation >= config.run.generations {
-            println!(
+            crate::log::say(format!(
                 "zero selfplay: {} has finished its {} generations",
                 run_dir.display(),
                 state.generation
-            );
+            ));
             return Ok(());
         }
         let (generation, network) = network_to_follow(config, run_dir, &state);
@@ -90,12 +90,12 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
             run: &run_name,
         };
         let (stats, secs) = play_games::<G>(&rules, job)?;
-        println!(
+        crate::log::say(format!(
             "zero selfplay: {} games of generation {generation} with network {network} into {} ({:.0} positions/s)",
             stats.games,
             run_dir.join("data").display(),
             stats.positions as f64 / secs.max(1e-9)
-        );
+        ));
     }
     Ok(())
 }

@@ -7,6 +7,7 @@
 //! - [`run_loop`]: [`run`], the loop itself, one phase after another, with its terminal summary.
 //! - [`play`]: self-play jobs with a progress bar ([`play::play_games`]), shared with `zero selfplay`.
 //! - [`progress`]: progress bars on a terminal, timed plain lines anywhere else.
+//! - [`log`]: the run's summary lines and its log file (`RUN_DIR/zero.log`); diagnostics are `tracing` events.
 //! - [`training`]: the replay window over a data directory and the memory check, shared with `zero train`.
 //! - [`evaluate`]: each generation's pairings against the baselines and its parent, rated over the run's pool.
 //! - [`gate`]: the optional SPRT gate that decides which network self-play uses.
@@ -23,6 +24,7 @@ pub mod dir;
 pub mod evaluate;
 pub mod follow;
 pub mod gate;
+pub mod log;
 pub mod play;
 pub mod progress;
 pub mod report;

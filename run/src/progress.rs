@@ -10,7 +10,7 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike, WeakProgressBar};
 
 /// The environment variable that sets the seconds between progress lines when stderr is not a terminal.
 pub const INTERVAL_VAR: &str = "ZERO_PROGRESS_SECONDS";
@@ -31,7 +31,24 @@ pub fn bar(len: u64, template: &str) -> ProgressBar {
     };
     let bar = ProgressBar::with_draw_target(Some(len), target);
     bar.set_style(ProgressStyle::with_template(&template).expect("a valid progress template"));
+    *ACTIVE.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.downgrade());
     bar
+}
+
+/// The newest bar, while it lives: lines written to the terminal meanwhile go above it ([`suspend`]).
+static ACTIVE: Mutex<Option<WeakProgressBar>> = Mutex::new(None);
+
+/// Runs `f` (which writes to the terminal) with the newest live bar cleared away and drawn again after.
+pub fn suspend<R>(f: impl FnOnce() -> R) -> R {
+    let active = ACTIVE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .and_then(WeakProgressBar::upgrade);
+    match active {
+        Some(bar) if !bar.is_finished() => bar.suspend(f),
+        _ => f(),
+    }
 }
 
 /// Seconds between progress lines off a terminal: `ZERO_PROGRESS_SECONDS`, or 30 when unset or not a number.

@@ -7,6 +7,7 @@
 
 use crate::config::{RESUMABLE_KEYS, RunConfig};
 use crate::dir::{GenerationGames, Phase, RunDir, RunState, shard_prefix};
+use crate::log::say;
 use crate::play::{PlayJob, play_games};
 use crate::summary::{
     GateSummary, GenerationSummary, MatchScore, PhaseTime, PhaseTimes, RatingPoint, Stopwatch, collapse_warnings,
@@ -43,6 +44,9 @@ pub struct RunRequest {
     pub version: String,
 }
 
+/// The run's log, in its directory: everything the run said in every session, with times.
+pub const LOG_FILE: &str = "zero.log";
+
 /// Starts or resumes the run `args` names and runs it to its last generation.
 pub fn run(args: RunRequest) -> Result<()> {
     let Resolved {
@@ -51,6 +55,9 @@ pub fn run(args: RunRequest) -> Result<()> {
         record_config,
     } = resolve(&args)?;
     let dir = RunDir::open(&run_dir)?;
+    let log = dir.root().join(LOG_FILE);
+    crate::log::log_into(&log).with_context(|| format!("opening the run's log {}", log.display()))?;
+    tracing::info!("session of {} in {}", args.version.trim_end(), dir.root().display());
     if record_config {
         zero_games::files::write_atomically(&dir.config_path(), config.to_toml().as_bytes())?;
     }
@@ -115,9 +122,9 @@ fn resolve(args: &RunRequest) -> Result<Resolved> {
             );
         }
         if changed.is_empty() {
-            eprintln!("zero run: resuming {}", run_dir.display());
+            tracing::info!("zero run: resuming {}", run_dir.display());
         } else {
-            eprintln!(
+            tracing::info!(
                 "zero run: resuming {} with new {}",
                 run_dir.display(),
                 changed.join(", ")
@@ -143,14 +150,14 @@ fn run_loop<G: Registered>(config: &RunConfig, dir: &RunDir) -> Result<()> {
     let mut state = dir.load_state()?;
     let device = config.train.device.parse::<DeviceChoice>()?.resolve()?;
     let book = openings::<G>(config, dir, &rules)?;
-    println!(
+    say(format!(
         "zero run: {} in {} (generation {} of {}), report: {}",
         G::NAME,
         dir.root().display(),
         state.generation,
         config.run.generations,
         dir.report_dir().join("index.html").display()
-    );
+    ));
     // Runs made before generations were merged (and a merge that failed) still hold finished generations as
     // one-game shards; past the self-play phase, the current generation's self-play is finished too.
     let finished = match state.phase {
@@ -170,15 +177,15 @@ fn run_loop<G: Registered>(config: &RunConfig, dir: &RunDir) -> Result<()> {
     while state.generation < config.run.generations {
         generation.run(&mut state)?;
         let report = report::write_report(dir.root())?;
-        eprintln!("report: {}", report.html.display());
+        tracing::info!("report: {}", report.html.display());
     }
     generation.finish_pending(&mut state)?;
     let report = report::write_report(dir.root())?;
-    println!(
+    say(format!(
         "zero run: {} generations done; report: {}",
         state.generation,
         report.html.display()
-    );
+    ));
     Ok(())
 }
 
@@ -243,6 +250,7 @@ impl<G: Registered> Generation<'_, G> {
         let session = Instant::now();
         let base_elapsed = state.elapsed_seconds;
         let save = |state: &mut RunState, phase| {
+            tracing::debug!("state saved: generation {} goes on with {phase:?}", state.generation);
             state.phase = phase;
             state.elapsed_seconds = base_elapsed + session.elapsed().as_secs_f64();
             self.dir.save_state(state)
@@ -418,7 +426,7 @@ impl<G: Registered> Generation<'_, G> {
                 run: &self.dir.name(),
             };
             if !allowed && sp.resignation_enabled() {
-                eprintln!(
+                tracing::info!(
                     "self-play: no resignation in generation {g} yet (the one before has not shown its value head \
                      resigns rightly); every would-be resignation is played out and checked"
                 );
@@ -465,7 +473,7 @@ impl<G: Registered> Generation<'_, G> {
         trainer.train_steps(&index, steps, |m| {
             // A shard found damaged when its rows are read (its digest, a bad row) is dropped from the stream.
             for shard in &m.skipped_shards {
-                bar.suspend(|| eprintln!("zero: skipping shard: {shard}"));
+                tracing::warn!("skipping shard: {shard}");
             }
             bar.inc(1);
             bar.set_message(format!("loss {:.3}", m.loss));
@@ -612,7 +620,7 @@ fn print_summary(s: &GenerationSummary) {
     let speed = s
         .positions_per_second
         .map_or_else(String::new, |p| format!("{p:.0} positions/s, "));
-    println!(
+    say(format!(
         "generation {:>3}: {} games, {speed}losses {}, Elo {} {} (vs {})",
         s.generation,
         s.games,
@@ -624,13 +632,16 @@ fn print_summary(s: &GenerationSummary) {
         s.network,
         elo(&s.network),
         others.join(", ")
-    );
+    ));
     let phases = s.phases.describe();
     if !phases.is_empty() {
-        println!("                time: {phases}");
+        say(format!("                time: {phases}"));
     }
     for warning in &s.warnings {
-        println!("                WARNING: self-play may be collapsing: {warning}");
+        say(format!(
+            "                WARNING: self-play may be collapsing: {warning}"
+        ));
+        tracing::warn!("self-play of {} may be collapsing: {warning}", s.network);
     }
     if !s.scores.is_empty() {
         let scores: Vec<String> = s
@@ -638,19 +649,19 @@ fn print_summary(s: &GenerationSummary) {
             .iter()
             .map(|m| format!("{} {}", m.opponent, m.describe()))
             .collect();
-        println!("                {} against {}", s.network, scores.join("; "));
+        say(format!("                {} against {}", s.network, scores.join("; ")));
     }
     if let Some(e) = &s.equal_time {
-        println!(
+        say(format!(
             "                {} against {} at equal time ({} ms a move): {}",
             s.network,
             e.result.opponent,
             e.ms,
             e.result.describe()
-        );
+        ));
     }
     if let Some(gate) = &s.gate {
-        println!("                {}", gate_line(gate, &s.network));
+        say(format!("                {}", gate_line(gate, &s.network)));
     }
 }
 

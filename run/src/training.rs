@@ -13,7 +13,7 @@ pub fn open_window<G: Encoding>(dir: &Path, rules: &G::Rules, train: &TrainConfi
     let set = ShardSet::scan(dir).with_context(|| format!("reading the data directory {}", dir.display()))?;
     let (index, errors) = ReplayIndex::build(&set, &train.window_rule(), Some(&shard_spec::<G>(rules)));
     for e in &errors {
-        eprintln!("zero: skipping shard: {e}");
+        tracing::warn!("skipping shard: {e}");
     }
     if index.slices().is_empty() {
         bail!(
