@@ -37,6 +37,36 @@ struct Series {
     points: Vec<Point>,
 }
 
+/// What the x axis counts: whole generations (ticks on whole numbers only) or a quantity such as time.
+#[derive(Clone, Copy, PartialEq)]
+enum XAxis {
+    Generations,
+    Continuous,
+}
+
+/// A tick label without needless decimals: 1000, 2.5, 0.25.
+fn compact(v: &f64) -> String {
+    let text = format!("{v:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Consecutive points joined by the line: on a generations axis a missing generation (a phase run by an
+/// earlier session, say) leaves a gap instead of a line drawn across it.
+fn joined_runs(points: &[Point], axis: XAxis) -> Vec<&[Point]> {
+    if axis == XAxis::Continuous {
+        return vec![points];
+    }
+    let mut runs = Vec::new();
+    let mut start = 0;
+    for i in 1..=points.len() {
+        if i == points.len() || points[i].0 - points[i - 1].0 > 1.0 {
+            runs.push(&points[start..i]);
+            start = i;
+        }
+    }
+    runs
+}
+
 fn bounds(series: &[Series]) -> Option<((f64, f64), (f64, f64))> {
     let mut xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).peekable();
     xs.peek()?;
@@ -56,10 +86,15 @@ fn bounds(series: &[Series]) -> Option<((f64, f64), (f64, f64))> {
     }
     let pad_x = ((x1 - x0) * 0.05).max(0.5);
     let pad_y = ((y1 - y0) * 0.1).max(1e-3);
-    Some(((x0 - pad_x, x1 + pad_x), (y0 - pad_y, y1 + pad_y)))
+    // Nothing here is negative on the x axis (steps, generations, time): it starts at 0 at the earliest. The
+    // top gets room for the legend, so that it never covers the data.
+    let legend_room = (y1 - y0).max(1e-3) * 0.08 * series.len() as f64;
+    let left = if x0 >= 0.0 { (x0 - pad_x).max(0.0) } else { x0 - pad_x };
+    Some(((left, x1 + pad_x), (y0 - pad_y, y1 + pad_y + legend_room)))
 }
 
-fn chart(path: &Path, title: &str, x_label: &str, y_label: &str, series: &[Series]) -> Result<bool> {
+fn chart(path: &Path, title: &str, x: (&str, XAxis), y_label: &str, series: &[Series]) -> Result<bool> {
+    let (x_label, axis) = x;
     let Some(((x0, x1), (y0, y1))) = bounds(series) else {
         return Ok(false);
     };
@@ -80,20 +115,36 @@ fn chart(path: &Path, title: &str, x_label: &str, y_label: &str, series: &[Serie
             .y_label_area_size(60)
             .build_cartesian_2d(x0..x1, y0..y1)
             .map_err(|e| anyhow!("{e}"))?;
-        c.configure_mesh()
-            .x_desc(x_label)
-            .y_desc(y_label)
-            .draw()
-            .map_err(|e| anyhow!("{e}"))?;
+        let whole = |v: &f64| {
+            if v.fract().abs() < 1e-9 {
+                format!("{v:.0}")
+            } else {
+                String::new()
+            }
+        };
+        let mut mesh = c.configure_mesh();
+        mesh.x_desc(x_label).y_desc(y_label).y_label_formatter(&compact);
+        if axis == XAxis::Generations {
+            // One tick per generation up to 20, and labels on whole generations only (never 1.5).
+            let span = (x1.floor() - x0.ceil()).max(0.0) as usize + 1;
+            mesh.x_labels(span.min(20) + 1).x_label_formatter(&whole);
+        } else {
+            mesh.x_label_formatter(&compact);
+        }
+        mesh.draw().map_err(|e| anyhow!("{e}"))?;
         for (i, s) in series.iter().enumerate() {
             let colour = COLOURS[i % COLOURS.len()];
-            c.draw_series(LineSeries::new(
-                s.points.iter().map(|p| (p.0, p.1)),
-                colour.stroke_width(2),
-            ))
-            .map_err(|e| anyhow!("{e}"))?
-            .label(s.name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
+            let runs = joined_runs(&s.points, axis);
+            for (k, run) in runs.iter().enumerate() {
+                let drawn = c
+                    .draw_series(LineSeries::new(run.iter().map(|p| (p.0, p.1)), colour.stroke_width(2)))
+                    .map_err(|e| anyhow!("{e}"))?;
+                if k == 0 {
+                    drawn
+                        .label(s.name.clone())
+                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
+                }
+            }
             c.draw_series(s.points.iter().map(|p| Circle::new((p.0, p.1), 3, colour.filled())))
                 .map_err(|e| anyhow!("{e}"))?;
             c.draw_series(
@@ -104,6 +155,7 @@ fn chart(path: &Path, title: &str, x_label: &str, y_label: &str, series: &[Serie
             .map_err(|e| anyhow!("{e}"))?;
         }
         c.configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()
@@ -132,7 +184,7 @@ pub fn losses(path: &Path, _: &[GenerationSummary], steps: &StepRows) -> Result<
             points: smooth(points),
         })
         .collect();
-    chart(path, "Training losses", "step", "loss", &series)
+    chart(path, "Training losses", ("step", XAxis::Continuous), "loss", &series)
 }
 
 /// The metrics rows in step order, one per step: a training phase killed and run again logs its steps again
@@ -193,7 +245,7 @@ pub fn elo_by_generation(path: &Path, generations: &[GenerationSummary], _: &Ste
     chart(
         path,
         "Elo by generation (95% intervals)",
-        "generation",
+        ("generation", XAxis::Generations),
         "Elo",
         &ratings(generations, |g| g.generation as f64),
     )
@@ -203,7 +255,7 @@ pub fn elo_by_time(path: &Path, generations: &[GenerationSummary], _: &StepRows)
     chart(
         path,
         "Elo by wall-clock time",
-        "minutes",
+        ("minutes of training", XAxis::Continuous),
         "Elo",
         &ratings(generations, |g| g.elapsed_seconds / 60.0),
     )
@@ -236,7 +288,7 @@ pub fn equal_time_by_generation(path: &Path, generations: &[GenerationSummary], 
     chart(
         path,
         "Against alpha-beta at equal time per move",
-        "generation",
+        ("generation", XAxis::Generations),
         "score %",
         &series,
     )
@@ -247,7 +299,7 @@ pub fn equal_time_by_hours(path: &Path, generations: &[GenerationSummary], _: &S
     chart(
         path,
         "Against alpha-beta at equal time per move",
-        "hours of training",
+        ("hours of training", XAxis::Continuous),
         "score %",
         &series,
     )
@@ -273,7 +325,7 @@ pub fn phase_time(path: &Path, generations: &[GenerationSummary], _: &StepRows) 
     chart(
         path,
         "Where each generation's time went",
-        "generation",
+        ("generation", XAxis::Generations),
         "minutes",
         &series,
     )
@@ -287,7 +339,7 @@ pub fn game_length(path: &Path, generations: &[GenerationSummary], _: &StepRows)
     chart(
         path,
         "Self-play game length",
-        "generation",
+        ("generation", XAxis::Generations),
         "plies",
         &[Series {
             name: "mean plies".into(),
@@ -320,7 +372,7 @@ pub fn rates(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Re
     chart(
         path,
         "Results of self-play games",
-        "generation",
+        ("generation", XAxis::Generations),
         "share of games",
         &series,
     )
@@ -329,6 +381,24 @@ pub fn rates(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_generation_breaks_the_line_and_time_never_starts_below_zero() {
+        let points: Vec<Point> = [1.0, 2.0, 4.0, 5.0, 7.0].iter().map(|&x| (x, x, None)).collect();
+        let runs: Vec<usize> = joined_runs(&points, XAxis::Generations)
+            .iter()
+            .map(|r| r.len())
+            .collect();
+        assert_eq!(runs, [2, 2, 1]);
+        assert_eq!(joined_runs(&points, XAxis::Continuous).len(), 1);
+        let early = Series {
+            name: "network".into(),
+            points: vec![(0.2, 10.0, None), (3.0, 20.0, None)],
+        };
+        let ((x0, _), (_, y1)) = bounds(&[early]).unwrap();
+        assert_eq!(x0, 0.0, "the time axis starts at 0, not below");
+        assert!(y1 > 21.0, "room above the data for the legend");
+    }
 
     #[test]
     fn steps_logged_twice_by_a_resumed_training_count_once() {
