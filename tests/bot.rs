@@ -233,6 +233,10 @@ fn bot_analyses_with_top_moves_and_searches_until_stop() {
             "error multipv must be an integer from 0 to 64",
         ),
         ("setoption name speed value 1", "error unknown option \"speed\""),
+        (
+            "setoption name level value master",
+            "error unknown level \"master\": the levels are beginner",
+        ),
         ("setoption multipv 2", "error bad setoption"),
     ] {
         assert!(bot.ask(line).starts_with(reason), "{line}");
@@ -260,6 +264,11 @@ fn bot_analyses_with_top_moves_and_searches_until_stop() {
     let (_, best) = read_analysis(&mut bot, 3, &start);
     replay(&[&best]);
     assert_eq!(bot.ask("isready"), "readyok", "the session goes on after stop");
+    // A level: its simulations become the default budget (one simulation for a beginner).
+    bot.send("setoption name level value beginner");
+    bot.send("go");
+    let (_, best) = read_analysis(&mut bot, 3, &start);
+    replay(&[&best]);
     // quit ends an infinite search and the session at once.
     bot.send("go infinite");
     bot.send("quit");

@@ -92,6 +92,7 @@ impl<G: Registered> Entrant<G> {
                     precision: zero_model::Precision::Auto,
                     batch: zero_search::config::PLAY_LEAF_BATCH,
                     reuse: true,
+                    temperature: 0.0,
                 },
                 label: Some(name.clone()),
             },
@@ -160,6 +161,7 @@ impl<G: Registered> Entrant<G> {
                 root,
                 batch,
                 reuse,
+                temperature,
                 ..
             } => {
                 let budget = match millis {
@@ -176,6 +178,7 @@ impl<G: Registered> Entrant<G> {
                     },
                     budget,
                     rng,
+                    *temperature,
                 ))
             }
         }

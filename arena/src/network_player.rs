@@ -82,10 +82,13 @@ impl<G: Encoding> SearchPlayer<G> {
         config: SearchConfig,
         budget: Budget,
         rng: PlayerRng,
+        temperature: f32,
     ) -> Self {
+        let mut engine = Engine::new(Locked(evaluator), config, rng);
+        engine.set_temperature(temperature);
         SearchPlayer {
             name: name.into(),
-            engine: Engine::new(Locked(evaluator), config, rng),
+            engine,
             budget,
             simulations: 0,
         }

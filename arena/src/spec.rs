@@ -1,6 +1,6 @@
 //! Player specifications as written on the command line: `random`, `greedy`, `alphabeta:depth=4`,
 //! `alphabeta:nodes=100000`, `alphabeta:ms=200`, `mcts:sims=200`,
-//! `ckpt:PATH,sims=64|ms=100[,root=puct|gumbel][,device=D][,precision=auto|f32|bf16][,batch=N][,reuse=on|off]`, each with an optional
+//! `ckpt:PATH,sims=64|ms=100|level=NAME[,temp=T][,root=puct|gumbel][,device=D][,precision=auto|f32|bf16][,batch=N][,reuse=on|off]`, each with an optional
 //! `name=LABEL`. Parsing knows no game; [`crate::Entrant`] turns a spec into players of one game.
 
 use crate::baselines::SearchLimit;
@@ -70,6 +70,9 @@ pub enum PlayerKind {
         /// Whether its search keeps the tree between the actions of a move and across the opponent's reply
         /// (`reuse=on|off`, default on).
         reuse: bool,
+        /// Temperature of its move choice (`temp=T`, or a strength level's, `level=NAME`); 0 plays the search's
+        /// choice.
+        temperature: f32,
     },
 }
 
@@ -101,6 +104,7 @@ impl PlayerSpec {
                 precision: zero_model::Precision::Auto,
                 batch: PLAY_LEAF_BATCH,
                 reuse: true,
+                temperature: 0.0,
             },
             label: None,
         }
@@ -249,9 +253,19 @@ impl<'a> SpecParts<'a> {
         let mut precision = zero_model::Precision::Auto;
         let mut batch = PLAY_LEAF_BATCH;
         let mut reuse = true;
+        let mut temperature = 0.0;
         for &(key, value) in &self.pairs {
             match key {
                 "path" => path = Some(PathBuf::from(value)),
+                "level" => {
+                    let level = zero_search::Level::parse(value).map_err(|e| self.bad_value(key, value, e))?;
+                    simulations = level.simulations.unwrap_or(DEFAULT_CKPT_SIMS);
+                    temperature = level.temperature;
+                }
+                "temp" => match value.parse::<f32>() {
+                    Ok(t) if (0.0..=10.0).contains(&t) => temperature = t,
+                    _ => return Err(self.bad_value(key, value, "a temperature from 0 to 10")),
+                },
                 "sims" => simulations = self.small(key, value)?,
                 "ms" => match self.number(key, value)? {
                     0 => return Err(self.bad_number(key, value, "at least 1 millisecond")),
@@ -272,7 +286,8 @@ impl<'a> SpecParts<'a> {
                     }
                 }
                 _ => {
-                    let known = "PATH (first), path, sims, ms, root, device, precision, batch, reuse, name";
+                    let known =
+                        "PATH (first), path, sims, ms, level, temp, root, device, precision, batch, reuse, name";
                     return Err(self.unknown("ckpt", key, known));
                 }
             }
@@ -283,6 +298,15 @@ impl<'a> SpecParts<'a> {
         if millis.is_some() && self.pairs.iter().any(|&(key, _)| key == "sims") {
             return Err(self.bad_value("ms", "", "give sims=N or ms=N, not both"));
         }
+        if self.pairs.iter().any(|&(key, _)| key == "level")
+            && self.pairs.iter().any(|&(k, _)| k == "sims" || k == "ms")
+        {
+            return Err(self.bad_value(
+                "level",
+                "",
+                "a level sets the simulations: give level=NAME or sims/ms, not both",
+            ));
+        }
         Ok(PlayerKind::Checkpoint {
             path,
             simulations,
@@ -292,6 +316,7 @@ impl<'a> SpecParts<'a> {
             precision,
             batch,
             reuse,
+            temperature,
         })
     }
 }
@@ -366,6 +391,7 @@ impl PlayerSpec {
                 root,
                 batch,
                 reuse,
+                temperature,
                 ..
             } => {
                 let file = path
@@ -390,6 +416,9 @@ impl PlayerSpec {
                 }
                 if searches && !reuse {
                     spec.push_str(",reuse=off");
+                }
+                if *temperature > 0.0 {
+                    spec.push_str(&format!(",temp={temperature}"));
                 }
                 spec
             }

@@ -139,3 +139,36 @@ fn checkpoint_leaf_batch_and_tree_reuse() {
     let text = err("ckpt:x.safetensors,reuse=maybe").to_string();
     assert!(text.contains("reuse") && text.contains("on or off"), "{text}");
 }
+
+#[test]
+fn checkpoint_strength_levels_set_simulations_and_temperature() {
+    let parts = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
+        PlayerKind::Checkpoint {
+            simulations,
+            temperature,
+            ..
+        } => (simulations, temperature),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(parts("ckpt:x.safetensors,level=beginner"), (1, 2.0));
+    assert_eq!(parts("ckpt:x.safetensors,level=Expert"), (32, 0.2));
+    assert_eq!(parts("ckpt:x.safetensors,sims=64,temp=0.5"), (64, 0.5));
+    assert_eq!(
+        PlayerSpec::parse("ckpt:x.safetensors,level=club").unwrap().canonical(),
+        "ckpt:x.safetensors,sims=8,temp=0.5"
+    );
+    for (spec, says) in [
+        (
+            "ckpt:x.safetensors,level=master",
+            "the levels are beginner, casual, club, expert, strong, max",
+        ),
+        (
+            "ckpt:x.safetensors,level=club,sims=8",
+            "give level=NAME or sims/ms, not both",
+        ),
+        ("ckpt:x.safetensors,temp=-1", "a temperature from 0 to 10"),
+    ] {
+        let err = PlayerSpec::parse(spec).unwrap_err().to_string();
+        assert!(err.contains(says), "{spec}: {err}");
+    }
+}

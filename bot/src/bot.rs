@@ -8,7 +8,7 @@ use std::time::Duration;
 use zero_games::ActionList;
 use zero_games::{Encoding, Game, Outcome};
 use zero_model::NetworkEvaluator;
-use zero_search::{Budget, Engine, EvalRequest, Evaluator, Progress, RootMove, SearchConfig, actions_to_moves};
+use zero_search::{Budget, Engine, EvalRequest, Evaluator, Level, Progress, RootMove, SearchConfig, actions_to_moves};
 
 /// What the bot decided, in notation.
 #[derive(Debug, Clone)]
@@ -46,6 +46,9 @@ pub struct Bot<G: Encoding> {
     /// The budget of a move when the caller names none.
     pub default_budget: Budget,
     pub rules: G::Rules,
+    /// The simulations it was made with (`--sims` or the bundle's): the `max` level's.
+    own_sims: u32,
+    level: Option<Level>,
 }
 
 impl<G: Encoding> Bot<G> {
@@ -61,7 +64,22 @@ impl<G: Encoding> Bot<G> {
             engine: Engine::seeded(evaluator, config, 0),
             default_budget: Budget::Simulations(sims),
             rules: bundle.rules::<G>()?,
+            own_sims: sims,
+            level: None,
         })
+    }
+
+    /// Plays at `level` from now on: its simulations as the default budget (the bot's own for `max`) and its
+    /// move-choice temperature.
+    pub fn set_level(&mut self, level: Level) {
+        self.default_budget = Budget::Simulations(level.simulations.unwrap_or(self.own_sims));
+        self.engine.set_temperature(level.temperature);
+        self.level = Some(level);
+    }
+
+    /// The level set last, if any.
+    pub fn level(&self) -> Option<Level> {
+        self.level
     }
 
     /// Chooses a move in `game`, which must not be over. A forced move is still searched once, for its

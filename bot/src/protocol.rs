@@ -40,7 +40,7 @@ pub enum GoLimit {
 }
 
 /// An option `setoption` sets for the rest of the session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum BotOption {
     /// The default budget becomes this many simulations.
     Sims(u32),
@@ -48,6 +48,8 @@ pub enum BotOption {
     MoveTime(u32),
     /// Report the top K moves after each search (0: only the `info value` line).
     MultiPv(u32),
+    /// Play at a strength level (its simulations become the default budget).
+    Level(zero_search::Level),
 }
 
 /// The most top moves one search reports.
@@ -151,6 +153,7 @@ fn set_option<G: Encoding>(bot: &mut Bot<G>, session: &mut Session<G>, option: B
         BotOption::Sims(n) => bot.default_budget = Budget::Simulations(n),
         BotOption::MoveTime(ms) => bot.default_budget = Budget::MoveTime(Duration::from_millis(ms.into())),
         BotOption::MultiPv(k) => session.multipv = k,
+        BotOption::Level(level) => bot.set_level(level),
     }
 }
 
@@ -248,6 +251,7 @@ fn parse_option(args: &[&str]) -> Result<BotOption, String> {
             "movetime",
             MAX_GO_MOVETIME_MS,
         )?)),
+        "level" => zero_search::Level::parse(value).map(BotOption::Level),
         "multipv" => match value.parse::<u32>() {
             Ok(k) if k <= MAX_MULTIPV => Ok(BotOption::MultiPv(k)),
             _ => Err(format!(
@@ -255,7 +259,7 @@ fn parse_option(args: &[&str]) -> Result<BotOption, String> {
             )),
         },
         _ => Err(format!(
-            "unknown option {name:?}: the options are sims, movetime and multipv"
+            "unknown option {name:?}: the options are sims, movetime, multipv and level"
         )),
     }
 }

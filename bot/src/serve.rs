@@ -65,12 +65,15 @@ pub struct Api<G: Encoding> {
     tables: Mutex<HashMap<String, Table<G>>>,
     /// The bundle's rules, kept apart so that a new game need not wait for a running search.
     rules: G::Rules,
+    /// The bot's strength level, when one was asked for (shown by the page).
+    level: Option<&'static str>,
     height: i64,
     width: i64,
 }
 
-pub fn run<G: Encoding>(bundle: &Bundle, sims: Option<u32>, host: &str, port: u16) -> Result<()> {
-    let server = Arc::new(Api::<G>::new(bundle, sims)?);
+/// Serves `bot` (the bundle's, at the strength asked for) on `host:port` until the process ends.
+pub fn run<G: Encoding>(bot: Bot<G>, bundle: &Bundle, host: &str, port: u16) -> Result<()> {
+    let server = Arc::new(Api::<G>::with_bot(bot, bundle));
     let listener = TcpListener::bind((host, port)).with_context(|| format!("listening on {host}:{port}"))?;
     // The address line is what scripts and tests wait for (the port may have been 0: any free port).
     println!("zero serve: http://{}/", listener.local_addr()?);
@@ -86,15 +89,20 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl<G: Encoding> Api<G> {
     /// The bundle's bot (`sims` overriding its default budget), with no game started yet.
     pub fn new(bundle: &Bundle, sims: Option<u32>) -> Result<Api<G>> {
-        let bot = Bot::<G>::from_bundle(bundle, sims)?;
+        Ok(Api::with_bot(Bot::<G>::from_bundle(bundle, sims)?, bundle))
+    }
+
+    /// The API around `bot`, which plays `bundle`'s network.
+    pub fn with_bot(bot: Bot<G>, bundle: &Bundle) -> Api<G> {
         let [_, height, width] = bundle.manifest.input_shape;
-        Ok(Api {
+        Api {
             rules: bot.rules.clone(),
+            level: bot.level().map(|l| l.name),
             bot: Mutex::new(bot),
             tables: Mutex::new(HashMap::new()),
             height,
             width,
-        })
+        }
     }
 
     /// Answers one request: the page, or a call of the JSON API (`docs/protocol.md`).
@@ -168,6 +176,7 @@ impl<G: Encoding> Api<G> {
             "cells": cells_of(&game.position(), self.height),
             "to_move": G::player_name(game.to_move()),
             "first": G::player_name(Side::First),
+            "level": self.level,
             "human": G::player_name(table.human),
             "bot": G::player_name(table.human.other()),
             "human_to_move": game.outcome().is_none() && game.to_move() == table.human,

@@ -15,9 +15,10 @@
 
 use crate::config::{MAX_SIMULATIONS, SearchConfig};
 use crate::evaluator::Evaluator;
+use crate::level::sample_policy;
 use crate::search::{GameSearch, search_blocking};
 use crate::tree::{NodeState, ROOT, Tree};
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 use zero_games::{Action, ActionList, Game};
@@ -111,6 +112,8 @@ pub struct Engine<G: Game, E> {
     /// The last move's tree, moved on past that move (with `config.tree_reuse`): the next question, after the
     /// opponent's reply, starts from the reply's subtree, as lc0 and KataGo keep theirs between moves.
     kept: Option<GameSearch<G>>,
+    /// Temperature of the move choice (a strength level's); 0 plays the search's choice.
+    temperature: f32,
 }
 
 impl<G: Game, E: Evaluator<G>> Engine<G, E> {
@@ -121,7 +124,14 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             config,
             rng,
             kept: None,
+            temperature: 0.0,
         }
+    }
+
+    /// From now on each action is drawn from the root's visits plus priors sharpened by 1/`temperature` (0: the
+    /// search's own choice), for a weaker, varied player ([`crate::Level`]).
+    pub fn set_temperature(&mut self, temperature: f32) {
+        self.temperature = temperature.max(0.0);
     }
 
     /// An engine seeded with `seed`.
@@ -158,7 +168,11 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         let mv = choose_by_actions(game, |state, _| {
             debug_assert_eq!(search.game().hash(), state.hash());
             simulations += self.run(&mut search, budget, started, watch);
-            let result = search.finish(0.0, &mut self.rng);
+            let mut result = search.finish(0.0, &mut self.rng);
+            if self.temperature > 0.0 {
+                let u = self.rng.random::<f64>();
+                result.action = result.legal[sample_policy(&level_policy(search.tree()), self.temperature, u)];
+            }
             first.get_or_insert_with(|| {
                 let tree = search.tree();
                 (result.root_value, principal_line(tree, result.action), root_moves(tree))
@@ -311,6 +325,19 @@ pub fn choose_by_actions<G: Game>(game: &G, mut choose: impl FnMut(&G, &[Action]
         step += 1;
     }
     candidates.pop().expect("one move left").0
+}
+
+/// What a strength level draws its move from: each root action's visits plus its prior as one more visit, so
+/// that a search of a few simulations (whose visits alone pick one action) still weighs every move by the
+/// network's judgement, and a long search by its own.
+fn level_policy(tree: &Tree) -> Vec<f32> {
+    let weights: Vec<f32> = tree
+        .root()
+        .children()
+        .map(|c| tree.node(c).visits as f32 + tree.node(c).prior)
+        .collect();
+    let total: f32 = weights.iter().sum();
+    weights.iter().map(|w| w / total.max(f32::MIN_POSITIVE)).collect()
 }
 
 /// `action` then, below it, the most visited child at each level while there is one.

@@ -11,6 +11,7 @@
 //!   (self-play), and [`search_blocking`], a whole search with one evaluator.
 //! - [`engine`]: [`Engine`], the search as a player within a [`Budget`] of simulations or time (the arena's
 //!   checkpoint players, the bot).
+//! - [`level`]: [`Level`], named strength levels (simulations and a move-choice temperature).
 //! - [`rollout`]: [`RolloutEvaluator`], uniform priors and random-playout values (generation 0).
 //!
 //! The design is documented in `docs/selfplay.md`.
@@ -19,6 +20,7 @@ pub mod config;
 pub mod engine;
 pub mod evaluator;
 pub mod gumbel;
+pub mod level;
 pub mod puct;
 pub mod rollout;
 pub mod search;
@@ -29,6 +31,7 @@ pub use engine::{
     Budget, Engine, Progress, RootMove, Thought, actions_to_moves, choose_by_actions, principal_line, root_moves,
 };
 pub use evaluator::{EvalRequest, Evaluation, Evaluator, UniformEvaluator, softmax_in_place};
+pub use level::{LEVELS, Level};
 pub use rollout::RolloutEvaluator;
 pub use search::{GameSearch, LeafStep, SearchResult, search_blocking};
 pub use tree::{Node, NodeId, NodeState, Tree};

@@ -201,3 +201,28 @@ fn the_tree_of_the_last_move_is_kept_for_the_reply_it_expected() {
     let other: BaghChal = position("T...T/...../...../.G.../T...T t 15 4");
     assert_eq!(engine.think(&other, Budget::Simulations(50)).reused, 0);
 }
+
+#[test]
+fn a_temperature_varies_the_moves_and_zero_keeps_the_search_choice() {
+    let game: BaghChal = position("start");
+    let distinct = |temperature: f32| {
+        let mut engine = Engine::seeded(UniformEvaluator, SearchConfig::for_play(RootSearch::Puct, 1), 5);
+        engine.set_temperature(temperature);
+        let mut moves: Vec<String> = (0..30)
+            .map(|_| game.format_move(&engine.think(&game, Budget::Simulations(1)).mv))
+            .collect();
+        moves.sort();
+        moves.dedup();
+        moves.len()
+    };
+    assert_eq!(
+        distinct(0.0),
+        1,
+        "no temperature: the same position gives the same move"
+    );
+    assert!(
+        distinct(1.0) > 5,
+        "temperature 1 over 21 even priors: {} moves",
+        distinct(1.0)
+    );
+}

@@ -1,0 +1,105 @@
+//! Strength levels: a few named ways for the search to play weaker than it can, for people who want a fair
+//! game. A level is a budget of simulations and a temperature for the move choice: the move is drawn from the
+//! root's visit counts, each with the network's prior added as one more visit, sharpened by 1/T (at 0 the
+//! search's own choice). Their strength against fixed anchors is
+//! measured per bundle with the arena (`ckpt:PATH,level=NAME`, docs/arena.md) and written in docs/protocol.md.
+
+/// One level.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Level {
+    pub name: &'static str,
+    /// Simulations a move (at every action of it); `None`: the player's own default.
+    pub simulations: Option<u32>,
+    /// Temperature of the move choice; 0 plays the search's choice.
+    pub temperature: f32,
+}
+
+/// The levels, weakest first.
+pub const LEVELS: [Level; 6] = [
+    level("beginner", Some(1), 2.0),
+    level("casual", Some(1), 1.0),
+    level("club", Some(8), 0.5),
+    level("expert", Some(32), 0.2),
+    level("strong", Some(128), 0.0),
+    level("max", None, 0.0),
+];
+
+const fn level(name: &'static str, simulations: Option<u32>, temperature: f32) -> Level {
+    Level {
+        name,
+        simulations,
+        temperature,
+    }
+}
+
+impl Level {
+    /// The level named `name` (any case); the error lists the names.
+    pub fn parse(name: &str) -> Result<Level, String> {
+        LEVELS
+            .iter()
+            .find(|l| l.name.eq_ignore_ascii_case(name))
+            .copied()
+            .ok_or_else(|| {
+                let names: Vec<&str> = LEVELS.iter().map(|l| l.name).collect();
+                format!("unknown level {name:?}: the levels are {}", names.join(", "))
+            })
+    }
+}
+
+/// Draws an index from `policy` sharpened by 1/`temperature` (`u` uniform in [0, 1)); the most likely index
+/// when the temperature is 0 or the policy has no mass.
+pub fn sample_policy(policy: &[f32], temperature: f32, u: f64) -> usize {
+    let best = policy
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map_or(0, |(i, _)| i);
+    if temperature <= 0.0 {
+        return best;
+    }
+    let weights: Vec<f64> = policy
+        .iter()
+        .map(|&p| f64::from(p.max(0.0)).powf(1.0 / f64::from(temperature)))
+        .collect();
+    let total: f64 = weights.iter().sum();
+    if !(total > 0.0 && total.is_finite()) {
+        return best;
+    }
+    let mut left = u * total;
+    for (i, w) in weights.iter().enumerate() {
+        if left < *w {
+            return i;
+        }
+        left -= w;
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_parse_by_name_and_a_wrong_name_lists_them() {
+        assert_eq!(Level::parse("Club").unwrap().simulations, Some(8));
+        let err = Level::parse("grandmaster").unwrap_err();
+        assert!(err.contains("beginner, casual, club, expert, strong, max"), "{err}");
+    }
+
+    #[test]
+    fn sampling_follows_the_sharpened_policy() {
+        let policy = [0.1, 0.6, 0.3];
+        assert_eq!(sample_policy(&policy, 0.0, 0.99), 1);
+        // At T = 1 the draw follows the policy: [0, 0.1) -> 0, [0.1, 0.7) -> 1, [0.7, 1) -> 2.
+        assert_eq!(sample_policy(&policy, 1.0, 0.05), 0);
+        assert_eq!(sample_policy(&policy, 1.0, 0.5), 1);
+        assert_eq!(sample_policy(&policy, 1.0, 0.9), 2);
+        // A low temperature all but always picks the favourite.
+        assert_eq!(sample_policy(&policy, 0.05, 0.999), 1);
+        assert_eq!(
+            sample_policy(&[0.0, 0.0, 0.7], 1.0, 0.0),
+            2,
+            "only an action with mass is drawn"
+        );
+    }
+}
