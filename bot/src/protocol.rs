@@ -288,18 +288,19 @@ fn go<G: Encoding>(
         out.flush()?;
         return Ok(After::Serve);
     }
-    let draw = bot.wdl(game)[1];
-    let (decision, after, multipv) = match limit {
-        GoLimit::Default => (bot.think(game, bot.default_budget), After::Serve, session.multipv),
-        GoLimit::Budget(budget) => (bot.think(game, budget), After::Serve, session.multipv),
-        GoLimit::Infinite => {
-            let multipv = session.multipv.max(1);
-            let (decision, after) = search_until_stop(bot, game, draw, multipv, lines, out)?;
-            if after == After::Quit {
-                return Ok(After::Quit);
-            }
-            (decision, after, multipv)
-        }
+    let multipv = match limit {
+        GoLimit::Infinite => session.multipv.max(1),
+        _ => session.multipv,
+    };
+    // The draw share is only reported with the analysis lines: without them, no extra network call.
+    let draw = if multipv > 0 { bot.wdl(game)[1] } else { 0.0 };
+    let decision = match limit {
+        GoLimit::Default => bot.think(game, bot.default_budget),
+        GoLimit::Budget(budget) => bot.think(game, budget),
+        GoLimit::Infinite => match search_until_stop(bot, game, draw, multipv, lines, out)? {
+            (_, After::Quit) => return Ok(After::Quit),
+            (decision, After::Serve) => decision,
+        },
     };
     let report = Report {
         simulations: decision.simulations,
@@ -312,7 +313,7 @@ fn go<G: Encoding>(
     writeln!(out, "info value {:.4} line {}", decision.value, decision.line.join(" "))?;
     writeln!(out, "bestmove {}", decision.text)?;
     out.flush()?;
-    Ok(after)
+    Ok(After::Serve)
 }
 
 /// A `go infinite`: searches until `stop`, `quit` or the end of input, reporting every second; a search that

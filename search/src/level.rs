@@ -4,6 +4,8 @@
 //! search's own choice). Their strength against fixed anchors is
 //! measured per bundle with the arena (`ckpt:PATH,level=NAME`, docs/arena.md) and written in docs/protocol.md.
 
+use crate::puct::draw_sharpened;
+
 /// One level.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Level {
@@ -57,22 +59,8 @@ pub fn sample_policy(policy: &[f32], temperature: f32, u: f64) -> usize {
     if temperature <= 0.0 {
         return best;
     }
-    let weights: Vec<f64> = policy
-        .iter()
-        .map(|&p| f64::from(p.max(0.0)).powf(1.0 / f64::from(temperature)))
-        .collect();
-    let total: f64 = weights.iter().sum();
-    if !(total > 0.0 && total.is_finite()) {
-        return best;
-    }
-    let mut left = u * total;
-    for (i, w) in weights.iter().enumerate() {
-        if left < *w {
-            return i;
-        }
-        left -= w;
-    }
-    best
+    let weights: Vec<f64> = policy.iter().map(|&p| f64::from(p)).collect();
+    draw_sharpened(&weights, temperature, u).unwrap_or(best)
 }
 
 #[cfg(test)]

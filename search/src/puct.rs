@@ -123,18 +123,29 @@ pub fn sample_by_visits<R: rand::Rng>(visits: &[u32], priors: &[f32], temperatur
         }
         return best;
     }
-    let max = *visits.iter().max().expect("a legal action") as f64;
-    let weights: Vec<f64> = visits
+    let weights: Vec<f64> = visits.iter().map(|&v| f64::from(v)).collect();
+    draw_sharpened(&weights, temperature, rng.random::<f64>()).unwrap_or(0)
+}
+
+/// Draws an index in proportion to `weights[i]^(1/temperature)` (`temperature` > 0, `u` uniform in [0, 1));
+/// the weights are scaled by their largest first, so that a low temperature cannot overflow. `None` when no
+/// weight is positive. Self-play's visit-count sampling and the strength levels both draw through it.
+pub fn draw_sharpened(weights: &[f64], temperature: f32, u: f64) -> Option<usize> {
+    let max = weights.iter().copied().fold(0.0, f64::max);
+    if !(max > 0.0 && max.is_finite()) {
+        return None;
+    }
+    let sharpened: Vec<f64> = weights
         .iter()
-        .map(|&v| (v as f64 / max).powf(1.0 / temperature as f64))
+        .map(|&w| (w.max(0.0) / max).powf(1.0 / f64::from(temperature)))
         .collect();
-    let sum: f64 = weights.iter().sum();
-    let mut x = rng.random::<f64>() * sum;
-    for (i, w) in weights.iter().enumerate() {
+    let sum: f64 = sharpened.iter().sum();
+    let mut x = u * sum;
+    for (i, w) in sharpened.iter().enumerate() {
         if x < *w {
-            return i;
+            return Some(i);
         }
         x -= w;
     }
-    weights.iter().rposition(|&w| w > 0.0).unwrap_or(0)
+    sharpened.iter().rposition(|&w| w > 0.0)
 }
