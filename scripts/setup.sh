@@ -12,7 +12,7 @@ set -euo pipefail
 TORCH_VERSION="2.13.0"   # tch 0.26 requires exactly this libtorch
 # Everything the project's Python side needs: pyarrow, pandas and duckdb (the data tests read zero's Parquet shards
 # with them and run every query of docs/data.md) and tensorboard (a test reads the run's event files with it).
-REQUIREMENTS="torch==${TORCH_VERSION} numpy pyarrow pandas duckdb tensorboard"
+REQUIREMENTS="torch==${TORCH_VERSION} numpy pyarrow pandas duckdb tensorboard onnxruntime"
 # Room the wheel and its CUDA libraries need; ZERO_SETUP_MIN_FREE_GB overrides it (a CPU-only mirror needs less,
 # and the set-up tests exercise later steps on small scratch disks).
 MIN_FREE_GB="${ZERO_SETUP_MIN_FREE_GB:-8}"

@@ -5,7 +5,6 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use zero_bot::{ExportOptions, SearchDefaults};
 use zero_games::{GameKind, with_game};
-use zero_model::Checkpoint;
 use zero_search::RootSearch;
 
 #[derive(Args, Debug, Clone)]
@@ -48,7 +47,7 @@ pub fn run(args: ExportArgs) -> Result<()> {
     } else {
         (args.source.clone(), None)
     };
-    let meta = Checkpoint::read_meta(&checkpoint)?;
+    let meta = zero_model::read_meta(&checkpoint)?;
     let elo = match &run_dir {
         Some(dir) => last_elo(dir)?,
         None => None,

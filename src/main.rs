@@ -2,7 +2,6 @@
 //! arguments, sets the process up (threads, OpenMP, device) and calls into them.
 
 mod bench;
-mod bot_cmd;
 mod eval_cmd;
 mod export_cmd;
 mod games_cmd;
@@ -74,11 +73,11 @@ enum Command {
     /// Write a self-contained bot bundle (weights, TorchScript, manifest) from a checkpoint or run directory.
     Export(export_cmd::ExportArgs),
     /// Play a bundle's network over a line protocol on stdin/stdout (docs/protocol.md).
-    Bot(bot_cmd::BotArgs),
+    Bot(zero_bot::cli::BotArgs),
     /// Play against a bundle's network in the terminal.
-    Play(bot_cmd::PlayArgs),
+    Play(zero_bot::cli::PlayArgs),
     /// Serve a web page to play against a bundle's network in a browser.
-    Serve(bot_cmd::ServeArgs),
+    Serve(zero_bot::cli::ServeArgs),
     /// Measure speed: `zero bench perft|nn|selfplay|train|arena|threads`.
     Bench(bench::BenchArgs),
     /// Print a shell completion script on stdout (`zero completions bash > ~/.local/share/bash-completion/completions/zero`).
@@ -117,15 +116,15 @@ fn main() {
         Command::Export(args) => export_cmd::run(args),
         Command::Games(args) => games_cmd::export(args),
         Command::Replay(args) => games_cmd::replay_file(args),
-        Command::Bot(args) => bot_cmd::run_bot(args),
-        Command::Play(args) => bot_cmd::run_play(args),
-        Command::Serve(args) => bot_cmd::run_serve(args),
+        Command::Bot(args) => zero_bot::cli::run_bot(args),
+        Command::Play(args) => zero_bot::cli::run_play(args),
+        Command::Serve(args) => zero_bot::cli::run_serve(args),
         Command::Check { run_dir, repair } => check(&run_dir, repair),
         Command::Report { run_dir } => zero_run::report::write_report(&run_dir)
             .map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len())),
     };
     if let Err(err) = result {
-        eprintln!("zero: error: {}", runtime::error_chain(&err));
+        eprintln!("zero: error: {}", zero_bot::cli::error_chain(&err));
         std::process::exit(1);
     }
 }

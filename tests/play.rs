@@ -2,22 +2,11 @@
 
 mod support;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-use support::{scratch, text, tiny_bundle};
+use support::{run_with_input, scratch, text, tiny_bundle};
 
 fn play(bundle: &std::path::Path, args: &[&str], script: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_zero"))
-        .arg("play")
-        .arg(bundle)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let command = [&["play", bundle.to_str().unwrap()], args].concat();
+    let out = run_with_input(std::path::Path::new(env!("CARGO_BIN_EXE_zero")), &command, script);
     assert!(out.status.success(), "{}", text(&out.stderr));
     text(&out.stdout)
 }

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use zero_games::Registered;
 use zero_model::{DeviceChoice, NetworkEvaluator, Precision};
-use zero_search::{Budget, RootSearch, SearchConfig};
+use zero_search::{Budget, CachedEvaluator, RootSearch, SearchConfig};
 
 /// Positions a checkpoint player's evaluator remembers (one match's worth of repeated openings).
 const EVAL_CACHE: usize = 1 << 16;
@@ -89,7 +89,7 @@ impl<G: Registered> Entrant<G> {
                     millis: None,
                     device: DeviceChoice::Cpu,
                     root,
-                    precision: zero_model::Precision::Auto,
+                    precision: crate::spec::PLAY_PRECISION,
                     batch: zero_search::config::PLAY_LEAF_BATCH,
                     reuse: true,
                     temperature: 0.0,
@@ -192,12 +192,12 @@ fn load<G: Registered>(
     precision: Precision,
 ) -> Result<SharedEvaluator<G>, ArenaError> {
     let device = device.resolve().map_err(|e| ArenaError::Device(e.to_string()))?;
-    let evaluator = NetworkEvaluator::<G>::from_checkpoint(path, device, precision)
-        .map_err(|source| ArenaError::Checkpoint {
+    let evaluator =
+        NetworkEvaluator::<G>::from_checkpoint(path, device, precision).map_err(|source| ArenaError::Checkpoint {
             path: path.display().to_string(),
             source,
-        })?
-        .with_cache(EVAL_CACHE);
+        })?;
+    let evaluator = CachedEvaluator::new(evaluator, EVAL_CACHE);
     let boxed: Box<dyn zero_search::Evaluator<G> + Send> = Box::new(evaluator);
     Ok(Arc::new(Mutex::new(boxed)))
 }

@@ -99,7 +99,8 @@ fn checkpoint_precision() {
         PlayerKind::Checkpoint { precision, .. } => precision,
         other => panic!("{other:?}"),
     };
-    assert_eq!(precision("ckpt:x.safetensors"), Precision::Auto);
+    assert_eq!(precision("ckpt:x.safetensors"), Precision::F32);
+    assert_eq!(precision("ckpt:x.safetensors,precision=auto"), Precision::Auto);
     assert_eq!(precision("ckpt:x.safetensors,precision=f32"), Precision::F32);
     assert_eq!(precision("ckpt:x.safetensors,sims=8,precision=bf16"), Precision::Bf16);
     let err = PlayerSpec::parse("ckpt:x.safetensors,precision=fp16").unwrap_err();

@@ -1,14 +1,82 @@
 //! [`Bot`]: a bundle's network playing through the search crate's [`Engine`] (no noise, the most visited
 //! action), on the CPU, with the bundle's root search and default budget. The line protocol, the terminal game
-//! and the web page all think through it.
+//! and the web page all think through it. The network runs on libtorch or, through [`Runtime::Onnx`], on tract
+//! (pure Rust): a build without the `torch` feature has only the latter.
 
 use crate::bundle::Bundle;
 use anyhow::Result;
 use std::time::Duration;
 use zero_games::ActionList;
 use zero_games::{Encoding, Game, Outcome};
-use zero_model::NetworkEvaluator;
-use zero_search::{Budget, Engine, EvalRequest, Evaluator, Level, Progress, RootMove, SearchConfig, actions_to_moves};
+use zero_onnx::OnnxEvaluator;
+use zero_search::{
+    Budget, CachedEvaluator, Engine, EvalRequest, Evaluator, Level, Progress, RootMove, SearchConfig, actions_to_moves,
+};
+
+/// Positions the bot's network remembers (the search transposes).
+const EVAL_CACHE: usize = 50_000;
+
+/// What runs the bot's network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runtime {
+    /// libtorch in f32, from the bundle's checkpoint (builds with the `torch` feature). At the bot's batches
+    /// f32 runs faster than bf16 even on a CPU with native bf16 (`docs/bundle.md`), and it is the ONNX model's
+    /// number format, so the two make the same moves.
+    Torch,
+    /// libtorch in bf16 (f32 where the CPU has no native bf16).
+    TorchBf16,
+    /// tract, a pure-Rust ONNX runtime, from the bundle's `network.onnx`.
+    Onnx,
+}
+
+impl Runtime {
+    /// libtorch where this build has it, else ONNX.
+    pub const DEFAULT: Runtime = if cfg!(feature = "torch") {
+        Runtime::Torch
+    } else {
+        Runtime::Onnx
+    };
+}
+
+impl std::str::FromStr for Runtime {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "torch" | "torch-bf16" if !cfg!(feature = "torch") => {
+                Err("this build has no libtorch: use onnx".to_string())
+            }
+            "torch" => Ok(Runtime::Torch),
+            "torch-bf16" => Ok(Runtime::TorchBf16),
+            "onnx" => Ok(Runtime::Onnx),
+            other => Err(format!("unknown runtime {other:?}: expected torch, torch-bf16 or onnx")),
+        }
+    }
+}
+
+type BoxedEvaluator<G> = Box<dyn Evaluator<G> + Send>;
+
+/// The bundle's network on the CPU through `runtime`, behind a cache.
+fn network<G: Encoding>(bundle: &Bundle, runtime: Runtime) -> Result<BoxedEvaluator<G>> {
+    let evaluator: BoxedEvaluator<G> = match runtime {
+        #[cfg(feature = "torch")]
+        Runtime::Torch | Runtime::TorchBf16 => {
+            let precision = match runtime {
+                Runtime::TorchBf16 => zero_model::Precision::Auto,
+                _ => zero_model::Precision::F32,
+            };
+            let weights = bundle.weights();
+            Box::new(zero_model::NetworkEvaluator::from_checkpoint(
+                &weights,
+                tch::Device::Cpu,
+                precision,
+            )?)
+        }
+        #[cfg(not(feature = "torch"))]
+        Runtime::Torch | Runtime::TorchBf16 => anyhow::bail!("this build has no libtorch: use the onnx runtime"),
+        Runtime::Onnx => Box::new(OnnxEvaluator::<G>::from_bytes(&bundle.onnx()?, "network")?),
+    };
+    Ok(Box::new(CachedEvaluator::new(evaluator, EVAL_CACHE)))
+}
 
 /// What the bot decided, in notation.
 #[derive(Debug, Clone)]
@@ -42,7 +110,7 @@ pub struct MoveStats {
 
 /// The bundle's network and search, ready to play game `G`.
 pub struct Bot<G: Encoding> {
-    engine: Engine<G, NetworkEvaluator<G>>,
+    engine: Engine<G, BoxedEvaluator<G>>,
     /// The budget of a move when the caller names none.
     pub default_budget: Budget,
     pub rules: G::Rules,
@@ -52,11 +120,15 @@ pub struct Bot<G: Encoding> {
 }
 
 impl<G: Encoding> Bot<G> {
-    /// The bundle's network on the CPU, with the bundle's root search; `sims` overrides the bundle's default.
+    /// The bundle's network on the CPU (libtorch where the build has it), with the bundle's root search; `sims`
+    /// overrides the bundle's default.
     pub fn from_bundle(bundle: &Bundle, sims: Option<u32>) -> Result<Self> {
-        let evaluator = bundle
-            .evaluator::<G>(tch::Device::Cpu, zero_model::Precision::Auto)?
-            .with_cache(50_000);
+        Bot::from_bundle_on(bundle, sims, Runtime::DEFAULT)
+    }
+
+    /// [`Bot::from_bundle`] with the network run by `runtime`.
+    pub fn from_bundle_on(bundle: &Bundle, sims: Option<u32>, runtime: Runtime) -> Result<Self> {
+        let evaluator = network::<G>(bundle, runtime)?;
         let sims = sims.unwrap_or(bundle.manifest.search.sims).max(1);
         let config = SearchConfig::for_play(bundle.manifest.search.root, sims);
         Ok(Bot {

@@ -5,19 +5,20 @@
 //!   file;
 //! - `network.safetensors`: the model checkpoint, byte for byte as training wrote it;
 //! - `network.pt`: the network as a TorchScript module (input `[N, planes, H, W]`, output `[N, actions + 3]`:
-//!   policy logits then win/draw/loss logits), for `torch.jit.load` in Python or C++.
+//!   policy logits then win/draw/loss logits), for `torch.jit.load` in Python or C++;
+//! - `network.onnx`: the same network as ONNX (outputs `policy`, `wdl` and `moves_left` apart), for ONNX
+//!   Runtime, tract and the libtorch-free bot; bundles exported before it existed have none and still open.
 //!
-//! The layout is documented in `docs/bundle.md`. A bundle is written into a temporary sibling directory and
-//! renamed into place at the end, so a reader never sees half of one.
+//! The layout is documented in `docs/bundle.md`. Opening and verifying a bundle needs no libtorch; writing one
+//! does ([`crate::export`], with the `torch` feature).
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use tch::{CModule, Device, Tensor, nn::ModuleT};
+use zero_checkpoint::{CheckpointMeta, NetworkConfig};
 use zero_games::{Encoding, GameKind};
-use zero_model::{Checkpoint, CheckpointMeta, NetworkConfig, NetworkEvaluator, Precision};
 use zero_search::RootSearch;
 
 /// Version of the manifest layout; a loader refuses any other.
@@ -25,9 +26,10 @@ pub const MANIFEST_VERSION: u32 = 1;
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const WEIGHTS_FILE: &str = "network.safetensors";
 pub const TORCHSCRIPT_FILE: &str = "network.pt";
+pub const ONNX_FILE: &str = "network.onnx";
 
 /// The files every bundle must hold besides its manifest.
-const REQUIRED_FILES: &[&str] = &[WEIGHTS_FILE, TORCHSCRIPT_FILE];
+pub(crate) const REQUIRED_FILES: &[&str] = &[WEIGHTS_FILE, TORCHSCRIPT_FILE];
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -95,120 +97,12 @@ pub struct Bundle {
     pub manifest: Manifest,
 }
 
-/// What to write besides the checkpoint itself.
-pub struct ExportOptions {
-    pub search: SearchDefaults,
-    pub elo: Option<f64>,
-}
-
-fn sha256_file(path: &Path) -> Result<FileDigest> {
+pub(crate) fn sha256_file(path: &Path) -> Result<FileDigest> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     Ok(FileDigest {
         sha256: format!("{:x}", Sha256::digest(&bytes)),
         bytes: bytes.len() as u64,
     })
-}
-
-/// Writes a bundle of checkpoint `checkpoint` (a network of game `G`) to `out`, atomically. Refuses an existing `out`.
-pub fn export<G: Encoding>(checkpoint: &Path, out: &Path, options: ExportOptions) -> Result<Manifest> {
-    if out.exists() {
-        bail!("{} already exists; remove it or choose another --out", out.display());
-    }
-    let loaded = Checkpoint::load::<G>(checkpoint, Device::Cpu)?;
-    let parent = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-    let name = out
-        .file_name()
-        .context("--out needs a directory name")?
-        .to_string_lossy();
-    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    let result = (|| {
-        std::fs::copy(checkpoint, tmp.join(WEIGHTS_FILE))
-            .with_context(|| format!("copying {}", checkpoint.display()))?;
-        let meta = loaded.meta.clone();
-        trace_torchscript(loaded, &tmp.join(TORCHSCRIPT_FILE))?;
-        let mut files = BTreeMap::new();
-        for file in REQUIRED_FILES {
-            files.insert(file.to_string(), sha256_file(&tmp.join(file))?);
-        }
-        let kind = GameKind::of::<G>().context("an unregistered game")?;
-        let manifest = manifest_for(kind, &meta, options, files);
-        let json = serde_json::to_string_pretty(&manifest)? + "\n";
-        std::fs::write(tmp.join(MANIFEST_FILE), json).context("writing the manifest")?;
-        std::fs::rename(&tmp, out).with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))?;
-        Ok(manifest)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    result
-}
-
-fn manifest_for(
-    game: GameKind,
-    meta: &CheckpointMeta,
-    options: ExportOptions,
-    files: BTreeMap<String, FileDigest>,
-) -> Manifest {
-    let [planes, height, width] = meta.input_shape;
-    Manifest {
-        manifest_version: MANIFEST_VERSION,
-        game,
-        rules: meta.rules.clone(),
-        encoding_version: meta.encoding_version,
-        action_space: meta.action_space,
-        input_shape: meta.input_shape,
-        architecture: meta.network.clone(),
-        search: options.search,
-        provenance: Provenance {
-            run: meta.parent_run.clone(),
-            generation: meta.generation,
-            step: meta.step,
-            elo: options.elo,
-        },
-        torchscript: TorchScriptInfo {
-            file: TORCHSCRIPT_FILE.to_string(),
-            input: [-1, planes, height, width],
-            output_columns: meta.action_space + 3,
-            layout: "policy logits over the action space, then win/draw/loss logits; inference mode (batch norm \
-                     uses its running statistics)"
-                .to_string(),
-        },
-        files,
-    }
-}
-
-/// Traces the network in inference mode on the CPU and saves it; the saved module is loaded back and must give
-/// the same outputs as the network it was traced from.
-fn trace_torchscript(mut loaded: Checkpoint, path: &Path) -> Result<()> {
-    loaded.vs.freeze();
-    let [planes, height, width] = loaded.meta.input_shape;
-    // A batch of 2 random inputs: tracing records the operations, not the batch size.
-    tch::manual_seed(0);
-    let input = Tensor::randn([2, planes, height, width], (tch::Kind::Float, Device::Cpu));
-    let net = &loaded.net;
-    let module = CModule::create_by_tracing("ZeroNetwork", "forward", std::slice::from_ref(&input), &mut |xs| {
-        vec![net.forward_t(&xs[0], false)]
-    })
-    .context("tracing the network")?;
-    module
-        .save(path)
-        .with_context(|| format!("writing {}", path.display()))?;
-    let reloaded = CModule::load(path).with_context(|| format!("loading {} back", path.display()))?;
-    let check = Tensor::randn([3, planes, height, width], (tch::Kind::Float, Device::Cpu));
-    let want = tch::no_grad(|| net.forward_t(&check, false));
-    let got = tch::no_grad(|| reloaded.forward_ts(&[&check])).context("running the traced module")?;
-    let diff = (want - got).abs().max().double_value(&[]);
-    // NaN fails this comparison as well.
-    if diff.is_nan() || diff > 1e-5 {
-        bail!("the traced module differs from the network by {diff}");
-    }
-    Ok(())
 }
 
 impl Bundle {
@@ -220,7 +114,7 @@ impl Bundle {
         }
         let manifest = read_manifest(dir)?;
         verify_files(dir, &manifest)?;
-        check_checkpoint(dir, &manifest, &Checkpoint::read_meta(&dir.join(WEIGHTS_FILE))?)?;
+        check_checkpoint(dir, &manifest, &zero_checkpoint::read_meta(&dir.join(WEIGHTS_FILE))?)?;
         Ok(Bundle {
             dir: dir.to_path_buf(),
             manifest,
@@ -231,10 +125,15 @@ impl Bundle {
         self.dir.join(WEIGHTS_FILE)
     }
 
-    /// The network as an evaluator of game `G` (the checkpoint checks game, encoding and shapes against the code),
-    /// evaluating in `precision`.
-    pub fn evaluator<G: Encoding>(&self, device: Device, precision: Precision) -> Result<NetworkEvaluator<G>> {
-        Ok(NetworkEvaluator::from_checkpoint(&self.weights(), device, precision)?)
+    /// The bundle's network as ONNX: its `network.onnx` (verified against the manifest on open) or, for a
+    /// bundle exported before it had one, written from its checkpoint now.
+    pub fn onnx(&self) -> Result<Vec<u8>> {
+        if self.manifest.files.contains_key(ONNX_FILE) {
+            let path = self.dir.join(ONNX_FILE);
+            return std::fs::read(&path).with_context(|| format!("reading {}", path.display()));
+        }
+        zero_onnx::checkpoint_file_to_onnx(&self.weights())
+            .with_context(|| format!("bundle {}: writing its checkpoint as ONNX", self.dir.display()))
     }
 
     /// The bundle's rule set for game `G`.

@@ -7,6 +7,9 @@
 
 pub mod bot;
 pub mod bundle;
+pub mod cli;
+#[cfg(feature = "torch")]
+pub mod export;
 pub mod http;
 pub mod lines;
 pub mod play;
@@ -14,5 +17,7 @@ pub mod protocol;
 pub mod record;
 pub mod serve;
 
-pub use bot::{Bot, Decision, MoveStats, describe_outcome};
-pub use bundle::{Bundle, ExportOptions, Manifest, SearchDefaults, export};
+pub use bot::{Bot, Decision, MoveStats, Runtime, describe_outcome};
+pub use bundle::{Bundle, Manifest, SearchDefaults};
+#[cfg(feature = "torch")]
+pub use export::{ExportOptions, export};

@@ -70,7 +70,7 @@ fn contain_parquet_panics() {
 /// A checkpoint's bytes: metadata that passes the checksum describes a network within the size bounds and, when
 /// it names a registered game, loads whole or is refused.
 pub fn checkpoint(data: &[u8]) {
-    let Ok(meta) = Checkpoint::read_meta_of(Path::new("fuzz.safetensors"), data) else {
+    let Ok(meta) = zero_model::read_meta_of(Path::new("fuzz.safetensors"), data) else {
         return;
     };
     if meta.network.validate().is_err() {

@@ -41,6 +41,18 @@ pub fn input_len<G: Encoding>() -> usize {
     G::INPUT_PLANES * G::BOARD_HEIGHT * G::BOARD_WIDTH
 }
 
+/// Appends the encoding of each position to `out` (cleared first): `[N, planes, height, width]`, row-major, as
+/// every network runtime takes it.
+pub fn encode_batch<'a, G: Encoding>(games: impl IntoIterator<Item = &'a G>, out: &mut Vec<f32>) {
+    let len = input_len::<G>();
+    out.clear();
+    for game in games {
+        let start = out.len();
+        out.resize(start + len, 0.0);
+        game.encode(&mut out[start..]);
+    }
+}
+
 /// The index of `action` in the policy head's output for `game`: the action seen through the canonical view.
 #[inline]
 pub fn policy_index<G: Encoding>(game: &G, action: Action) -> usize {

@@ -1,4 +1,6 @@
-//! From positions to input tensors, and from policy logits to priors over the legal actions.
+//! From positions to input tensors (the encoded floats come from [`zero_games::encode_batch`], the priors over
+//! the legal actions from [`zero_search::legal_softmax`], both torch-free for the ONNX runtime's sake), and the
+//! masked log-softmax of training.
 //!
 //! Every game writes its own planes ([`Encoding::encode`], documented per game in `docs/encoding.md`), from the
 //! side to move's view: the game may turn the board by one of its symmetries (its
@@ -7,31 +9,12 @@
 //! `G::transform_action(a, game.canonical_symmetry())`: [`zero_games::policy_index`].
 
 use tch::{Kind, Tensor};
-use zero_games::{Action, Encoding, input_len, policy_index};
-use zero_search::softmax_in_place;
-
-/// Appends the encoding of each position to `out` (cleared first): `[N, planes, height, width]`, row-major.
-pub fn encode_batch<'a, G: Encoding>(games: impl IntoIterator<Item = &'a G>, out: &mut Vec<f32>) {
-    let len = input_len::<G>();
-    out.clear();
-    for game in games {
-        let start = out.len();
-        out.resize(start + len, 0.0);
-        game.encode(&mut out[start..]);
-    }
-}
+use zero_games::{Encoding, input_len};
 
 /// The encoded batch as a tensor of shape `[N, planes, height, width]` on the CPU.
 pub fn batch_tensor<G: Encoding>(encoded: &[f32]) -> Tensor {
     let n = (encoded.len() / input_len::<G>()) as i64;
     Tensor::from_slice(encoded).view([n, G::INPUT_PLANES as i64, G::BOARD_HEIGHT as i64, G::BOARD_WIDTH as i64])
-}
-
-/// Softmax of `logits` (one row of the policy head) over the legal actions only, in their order.
-pub fn legal_softmax<G: Encoding>(game: &G, legal: &[Action], logits: &[f32]) -> Vec<f32> {
-    let mut priors: Vec<f32> = legal.iter().map(|&a| logits[policy_index(game, a)]).collect();
-    softmax_in_place(&mut priors);
-    priors
 }
 
 /// Log-softmax over the actions where `mask` (bool or 0/1, same shape as `logits`) is set; masked-out actions

@@ -1,35 +1,17 @@
 //! [`NetworkEvaluator`]: a network as the search's [`Evaluator`] (the interface lives in the torch-free
-//! `zero-search` crate), batching positions into one forward pass under no-grad, with an optional cache.
+//! `zero-search` crate), batching positions into one forward pass under no-grad (a cache in front of it is
+//! `zero_search::CachedEvaluator`).
 
-use crate::checkpoint::{Checkpoint, CheckpointError};
+use crate::checkpoint::Checkpoint;
 use crate::device::Precision;
-use crate::encode::{batch_tensor, encode_batch, legal_softmax};
+use crate::encode::batch_tensor;
 use crate::network::PolicyValueNet;
-use rustc_hash::FxHashMap;
 use std::marker::PhantomData;
 use std::path::Path;
 use tch::{Device, Kind, nn};
-use zero_games::{Action, Encoding};
-use zero_search::{EvalRequest, Evaluation, Evaluator};
-
-/// Evaluations by position, bounded in size (it is emptied when full: cheap, and recent positions refill it).
-/// The key mixes the position hash with the legal actions, because a rule such as Bagh Chal's repetition ban
-/// can make the same board have different legal moves.
-#[derive(Debug)]
-struct EvalCache {
-    map: FxHashMap<u64, Evaluation>,
-    capacity: usize,
-    hits: u64,
-    lookups: u64,
-}
-
-fn cache_key<G: Encoding>(game: &G, legal: &[Action]) -> u64 {
-    let mut key = game.hash();
-    for &a in legal {
-        key = (key ^ a as u64).wrapping_mul(0x100_0000_01B3).rotate_left(5);
-    }
-    key
-}
+use zero_checkpoint::CheckpointError;
+use zero_games::{Encoding, encode_batch};
+use zero_search::{EvalRequest, Evaluation, Evaluator, legal_softmax};
 
 /// A network on a device, evaluating batches under no-grad, in f32 or bf16 ([`Precision`]).
 pub struct NetworkEvaluator<G> {
@@ -39,7 +21,6 @@ pub struct NetworkEvaluator<G> {
     kind: Kind,
     label: String,
     input: Vec<f32>,
-    cache: Option<EvalCache>,
     batches: u64,
     positions: u64,
     _game: PhantomData<fn(&G)>,
@@ -54,7 +35,6 @@ impl<G: Encoding> NetworkEvaluator<G> {
             kind: Kind::Float,
             label: label.into(),
             input: Vec::new(),
-            cache: None,
             batches: 0,
             positions: 0,
             _game: PhantomData,
@@ -99,17 +79,6 @@ impl<G: Encoding> NetworkEvaluator<G> {
         self.kind
     }
 
-    /// Keeps up to `capacity` evaluations keyed by position (0 turns the cache off).
-    pub fn with_cache(mut self, capacity: usize) -> Self {
-        self.cache = (capacity > 0).then(|| EvalCache {
-            map: FxHashMap::default(),
-            capacity,
-            hits: 0,
-            lookups: 0,
-        });
-        self
-    }
-
     pub fn device(&self) -> Device {
         self.vs.device()
     }
@@ -118,17 +87,12 @@ impl<G: Encoding> NetworkEvaluator<G> {
         &self.net
     }
 
-    /// Cache hits and lookups so far.
-    pub fn cache_stats(&self) -> (u64, u64) {
-        self.cache.as_ref().map_or((0, 0), |c| (c.hits, c.lookups))
-    }
-
-    /// Network batches run and positions sent through the network so far (cache hits excluded).
+    /// Network batches run and positions sent through the network so far.
     pub fn batch_stats(&self) -> (u64, u64) {
         (self.batches, self.positions)
     }
 
-    fn run_network(&mut self, batch: &[&EvalRequest<'_, G>]) -> Vec<Evaluation> {
+    fn run_network(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
         if batch.is_empty() {
             return Vec::new();
         }
@@ -175,39 +139,7 @@ fn channels_last(t: &tch::Tensor) -> tch::Tensor {
 
 impl<G: Encoding> Evaluator<G> for NetworkEvaluator<G> {
     fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
-        let Some(cache) = self.cache.as_mut() else {
-            let all: Vec<&EvalRequest<'_, G>> = batch.iter().collect();
-            return self.run_network(&all);
-        };
-        let mut results: Vec<Option<Evaluation>> = Vec::with_capacity(batch.len());
-        let mut missing = Vec::new();
-        for r in batch {
-            cache.lookups += 1;
-            match cache.map.get(&cache_key(r.game, r.legal)) {
-                Some(hit) => {
-                    cache.hits += 1;
-                    results.push(Some(hit.clone()));
-                }
-                None => {
-                    missing.push(results.len());
-                    results.push(None);
-                }
-            }
-        }
-        let requests: Vec<&EvalRequest<'_, G>> = missing.iter().map(|&i| &batch[i]).collect();
-        let fresh = self.run_network(&requests);
-        let cache = self.cache.as_mut().expect("cache present");
-        for (&i, eval) in missing.iter().zip(fresh) {
-            if cache.map.len() >= cache.capacity {
-                cache.map.clear();
-            }
-            cache.map.insert(cache_key(batch[i].game, batch[i].legal), eval.clone());
-            results[i] = Some(eval);
-        }
-        results
-            .into_iter()
-            .map(|e| e.expect("every request answered"))
-            .collect()
+        self.run_network(batch)
     }
 
     fn name(&self) -> String {

@@ -4,8 +4,8 @@
 //!   seen from the side to move, and policy logits turned into priors over the legal actions.
 //! - [`network`]: a residual network configured by [`NetworkConfig`], with a policy head (logits over the
 //!   game's action space), a win/draw/loss value head and an optional moves-left head.
-//! - [`checkpoint`]: weights as safetensors with the metadata that must travel with them (game, rules,
-//!   encoding, action space, architecture, training step, parent run), written atomically and verified on load.
+//! - [`checkpoint`]: a network's variables written as a checkpoint file and loaded from one (the file format,
+//!   its metadata and the architecture config are the tch-free `zero-checkpoint` crate's).
 //! - [`evaluator`]: [`NetworkEvaluator`], the network as the search's evaluator (`zero_search::Evaluator`):
 //!   it batches, runs under no-grad on the configured device and can cache.
 //!
@@ -17,10 +17,13 @@ pub mod encode;
 pub mod evaluator;
 pub mod network;
 
-pub use checkpoint::{
-    Checkpoint, CheckpointError, CheckpointMeta, RawTensor, checksum, covered_json, sealed_json,
-    serialize_with_metadata,
-};
+pub use checkpoint::{Checkpoint, raw_tensor};
+// The checkpoint file and the architecture are `zero-checkpoint`'s (no tch); named here too, as every user of a
+// network needs them.
 pub use device::{DeviceChoice, Precision};
 pub use evaluator::NetworkEvaluator;
 pub use network::{NetOutput, NetworkConfig, PolicyValueNet};
+pub use zero_checkpoint::{
+    CheckpointError, CheckpointMeta, RawTensor, checksum, covered_json, read_meta, read_meta_of, sealed_json,
+    serialize_with_metadata,
+};

@@ -3,9 +3,10 @@
 use std::path::PathBuf;
 use tch::{Device, Kind, Tensor, nn};
 use zero_games::baghchal::BaghChal;
+use zero_games::encode_batch;
 use zero_games::tours::Tours;
 use zero_games::{Encoding, Game};
-use zero_model::encode::{batch_tensor, encode_batch};
+use zero_model::encode::batch_tensor;
 use zero_model::network::NetShape;
 use zero_model::{Checkpoint, CheckpointError, CheckpointMeta, NetworkConfig, PolicyValueNet};
 
@@ -67,7 +68,7 @@ fn saved_and_loaded_network_gives_identical_outputs_and_metadata() {
     assert_eq!(loaded.meta.generation, 3);
     assert_eq!(loaded.meta.network, config);
     assert_eq!(loaded.meta.rules, meta.rules);
-    assert_eq!(Checkpoint::read_meta(&path).unwrap(), loaded.meta);
+    assert_eq!(zero_model::read_meta(&path).unwrap(), loaded.meta);
     let after = loaded.net.forward(&input, false);
     assert!(after.policy.equal(&before.policy));
     assert!(after.wdl.equal(&before.wdl));

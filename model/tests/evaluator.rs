@@ -7,7 +7,7 @@ use zero_games::checks::CheckRng;
 use zero_games::{ActionList, Encoding};
 use zero_model::network::NetShape;
 use zero_model::{NetworkConfig, NetworkEvaluator, PolicyValueNet, Precision};
-use zero_search::{EvalRequest, Evaluator, UniformEvaluator};
+use zero_search::{CachedEvaluator, EvalRequest, Evaluator, UniformEvaluator};
 
 fn positions<G: Encoding>(count: usize) -> Vec<(G, ActionList)> {
     let rules = G::parse_rules(None, &[]).unwrap();
@@ -61,11 +61,11 @@ fn network_priors_are_distributions_over_the_legal_actions() {
     // The same network behind a cache: the first pass fills it, the second is answered from it, identically.
     let vs = nn::VarStore::new(Device::Cpu);
     let net = PolicyValueNet::new(&vs.root(), &config, NetShape::of::<Bashni>());
-    let mut cached = NetworkEvaluator::<Bashni>::new(vs, net, "cached").with_cache(1000);
+    let mut cached = CachedEvaluator::new(NetworkEvaluator::<Bashni>::new(vs, net, "cached"), 1000);
     let first = check_distributions(&mut cached, &batch);
     let second = check_distributions(&mut cached, &batch);
     assert_eq!(first, second);
-    let (hits, lookups) = cached.cache_stats();
+    let (hits, lookups) = cached.stats();
     assert_eq!(lookups, 80);
     assert!(hits >= 40, "second pass answered from the cache: {hits} hits");
     assert_eq!(evals.len(), first.len());

@@ -29,7 +29,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use zero_data::ShardSet;
 use zero_games::EndReason;
-use zero_model::Checkpoint;
 
 /// What a run is doing; `state.json` records the next phase to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -383,7 +382,7 @@ pub fn newest_checkpoint(run_dir: &Path) -> Result<PathBuf> {
             continue;
         }
         // A checkpoint that does not verify is not a candidate (a torn file from a killed run, say).
-        let Ok(meta) = Checkpoint::read_meta(&path) else {
+        let Ok(meta) = zero_model::read_meta(&path) else {
             continue;
         };
         let key = (meta.generation, meta.step, path.clone());

@@ -8,15 +8,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use zero_data::ShardHeader;
 use zero_games::{Encoding, Registered};
-use zero_model::{Checkpoint, NetworkEvaluator};
-use zero_search::{EvalRequest, Evaluation, Evaluator, RolloutEvaluator};
+use zero_model::NetworkEvaluator;
+use zero_search::{CachedEvaluator, EvalRequest, Evaluation, Evaluator, RolloutEvaluator};
 use zero_selfplay::{Progress, SelfPlayConfig, SelfPlayStats, ShardSink, run_selfplay, worker_seed};
 
 /// The evaluator a worker uses: a network from a checkpoint, or random rollouts. One per worker thread, so the
 /// size difference between the variants does not matter.
 #[allow(clippy::large_enum_variant)]
 pub enum AnyEvaluator<G> {
-    Network(NetworkEvaluator<G>),
+    Network(CachedEvaluator<NetworkEvaluator<G>>),
     Rollout(RolloutEvaluator),
 }
 
@@ -45,7 +45,7 @@ pub fn make_evaluator<G: Encoding>(model: &str, config: &SelfPlayConfig, w: usiz
         )));
     }
     NetworkEvaluator::<G>::from_checkpoint(Path::new(model), tch::Device::Cpu, config.precision)
-        .map(|e| AnyEvaluator::Network(e.with_cache(config.eval_cache)))
+        .map(|e| AnyEvaluator::Network(CachedEvaluator::new(e, config.eval_cache)))
         .map_err(|e| e.to_string())
 }
 
@@ -54,7 +54,7 @@ pub fn shard_header<G: Encoding>(rules: &G::Rules, run: &str, model: &str) -> Re
     let (generation, model_id) = if model == "uniform" {
         (0, "uniform".to_string())
     } else {
-        let meta = Checkpoint::read_meta(Path::new(model)).with_context(|| format!("reading {model}"))?;
+        let meta = zero_model::read_meta(Path::new(model)).with_context(|| format!("reading {model}"))?;
         let id = Path::new(model)
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())

@@ -2,7 +2,7 @@
 //! actions in, priors over those actions and a value out. The search knows nothing else, so a network (the
 //! `zero-model` crate), a uniform evaluator or a random-rollout evaluator are interchangeable.
 
-use zero_games::{Action, Game};
+use zero_games::{Action, Encoding, Game, policy_index};
 
 /// One position to evaluate, with its legal actions (the order the priors come back in).
 pub struct EvalRequest<'a, G> {
@@ -53,6 +53,17 @@ pub trait Evaluator<G: Game> {
     fn name(&self) -> String;
 }
 
+/// A boxed evaluator evaluates as the one inside (the bot and the arena choose theirs at run time).
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
+    fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
+        (**self).evaluate(batch)
+    }
+
+    fn name(&self) -> String {
+        (**self).name()
+    }
+}
+
 /// Uniform priors and an even value: the search with no knowledge at all.
 #[derive(Debug, Default, Clone)]
 pub struct UniformEvaluator;
@@ -68,6 +79,14 @@ impl<G: Game> Evaluator<G> for UniformEvaluator {
     fn name(&self) -> String {
         "uniform".to_string()
     }
+}
+
+/// Softmax of `logits` (one row of a network's policy output, over the whole action space) over the legal
+/// actions only, in their order: the priors a network evaluator returns.
+pub fn legal_softmax<G: Encoding>(game: &G, legal: &[Action], logits: &[f32]) -> Vec<f32> {
+    let mut priors: Vec<f32> = legal.iter().map(|&a| logits[policy_index(game, a)]).collect();
+    softmax_in_place(&mut priors);
+    priors
 }
 
 /// Numerically stable softmax; an empty slice stays empty.

@@ -4,6 +4,7 @@
 //!
 //! - [`config`]: [`SearchConfig`], the search's settings (the `[selfplay.search]` table of a run config).
 //! - [`evaluator`]: [`Evaluator`], [`EvalRequest`], [`Evaluation`], and [`UniformEvaluator`].
+//! - [`cache`]: [`CachedEvaluator`], any evaluator behind a bounded cache keyed by position.
 //! - [`tree`]: one game's search tree in a flat arena.
 //! - [`puct`]: PUCT selection with first-play urgency and virtual loss, Dirichlet noise, temperature.
 //! - [`gumbel`]: Gumbel AlphaZero's root: Gumbel-top-k, sequential halving, the completed-Q improved policy.
@@ -16,6 +17,7 @@
 //!
 //! The design is documented in `docs/selfplay.md`.
 
+pub mod cache;
 pub mod config;
 pub mod engine;
 pub mod evaluator;
@@ -26,11 +28,12 @@ pub mod rollout;
 pub mod search;
 pub mod tree;
 
+pub use cache::CachedEvaluator;
 pub use config::{RootSearch, SearchConfig, SearchConfigError};
 pub use engine::{
     Budget, Engine, Progress, RootMove, Thought, actions_to_moves, choose_by_actions, principal_line, root_moves,
 };
-pub use evaluator::{EvalRequest, Evaluation, Evaluator, UniformEvaluator, softmax_in_place};
+pub use evaluator::{EvalRequest, Evaluation, Evaluator, UniformEvaluator, legal_softmax, softmax_in_place};
 pub use level::{LEVELS, Level};
 pub use rollout::RolloutEvaluator;
 pub use search::{GameSearch, LeafStep, SearchResult, search_blocking};

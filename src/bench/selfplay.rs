@@ -16,7 +16,7 @@ use zero_model::network::NetShape;
 use zero_model::{NetworkEvaluator, PolicyValueNet, Precision};
 use zero_run::RunConfig;
 use zero_run::play::{AnyEvaluator, make_evaluator};
-use zero_search::{Evaluator, GameSearch, Node, SearchConfig, search_blocking};
+use zero_search::{CachedEvaluator, Evaluator, GameSearch, Node, SearchConfig, search_blocking};
 use zero_selfplay::{Progress, SelfPlayConfig, Worker};
 
 #[derive(Args, Debug)]
@@ -45,7 +45,7 @@ fn evaluator_for<G: Encoding>(args: &SelfPlayBenchArgs, config: &RunConfig, w: u
             let vs = nn::VarStore::new(tch::Device::Cpu);
             let net = PolicyValueNet::new(&vs.root(), &config.network, NetShape::of::<G>());
             let evaluator = NetworkEvaluator::new(vs, net, "fresh").with_precision(config.selfplay.precision);
-            AnyEvaluator::Network(evaluator.with_cache(config.selfplay.eval_cache))
+            AnyEvaluator::Network(CachedEvaluator::new(evaluator, config.selfplay.eval_cache))
         }
     }
 }

@@ -67,7 +67,7 @@ pub fn train_state_path(checkpoint: &Path) -> PathBuf {
 pub fn save(path: &Path, state: &TrainState, tensors: &[(String, Tensor)]) -> Result<(), TrainError> {
     let raw: Vec<(String, RawTensor)> = tensors
         .iter()
-        .map(|(name, t)| (name.clone(), RawTensor::from_tensor(t)))
+        .map(|(name, t)| (name.clone(), zero_model::raw_tensor(t)))
         .collect();
     let mut state = state.clone();
     state.format = TRAIN_STATE_FORMAT;
@@ -194,7 +194,7 @@ mod tests {
         let mut old = state();
         old.format = 1;
         let json = serde_json::to_string(&old).unwrap().replace(",\"checksum\":\"\"", "");
-        let raw = vec![("w.momentum".to_string(), RawTensor::from_tensor(&momentum()[0].1))];
+        let raw = vec![("w.momentum".to_string(), zero_model::raw_tensor(&momentum()[0].1))];
         std::fs::write(&path, serialize_with_metadata(&raw, METADATA_KEY, json).unwrap()).unwrap();
         assert_eq!(load(&path).unwrap().0.step, 300);
     }

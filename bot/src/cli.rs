@@ -1,14 +1,14 @@
-//! `zero bot`, `zero play`, `zero serve`: a bundle's bot over the line protocol, in the terminal and in the
-//! browser (the `zero-bot` crate does the work).
+//! The commands `bot`, `play` and `serve` of both binaries, `zero` and the libtorch-free `zero-play`: a
+//! bundle's bot over the line protocol, in the terminal and in the browser; and how both print an error.
 
+use crate::{Bot, Bundle, Runtime, play, protocol, serve};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
-use zero_bot::{Bot, Bundle, play, protocol, serve};
 use zero_games::{Encoding, with_game};
 use zero_search::Level;
 
-/// How strong the bot plays: its simulations, or a named level.
+/// How strong the bot plays (its simulations, or a named level) and what runs its network.
 #[derive(Args, Debug, Clone)]
 pub struct Strength {
     /// Simulations per bot decision (default: the bundle's).
@@ -18,12 +18,16 @@ pub struct Strength {
     /// their measured Elo is in docs/protocol.md).
     #[arg(long, conflicts_with = "sims", value_parser = Level::parse)]
     pub level: Option<Level>,
+    /// What runs the network: torch (libtorch, f32), torch-bf16 (libtorch, bf16 on a CPU with native bf16) or
+    /// onnx (tract, pure Rust, f32; the bundle's network.onnx). Default: torch where the build has it.
+    #[arg(long)]
+    pub runtime: Option<Runtime>,
 }
 
 impl Strength {
     /// The bundle's bot at this strength.
     fn bot<G: Encoding>(&self, bundle: &Bundle) -> Result<Bot<G>> {
-        let mut bot = Bot::<G>::from_bundle(bundle, self.sims)?;
+        let mut bot = Bot::<G>::from_bundle_on(bundle, self.sims, self.runtime.unwrap_or(Runtime::DEFAULT))?;
         if let Some(level) = self.level {
             bot.set_level(level);
         }
@@ -87,4 +91,47 @@ pub struct ServeArgs {
 pub fn run_serve(args: ServeArgs) -> Result<()> {
     let bundle = Bundle::open(&args.bundle)?;
     with_game!(bundle.manifest.game, G => serve::run(args.strength.bot::<G>(&bundle)?, &bundle, &args.host, args.port))
+}
+
+/// An error and its causes on one line, each said once: a cause whose text its context already includes (a
+/// library error that names its source in its message and also returns it as its source) is not repeated.
+pub fn error_chain(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_chain;
+    use anyhow::Context;
+
+    #[test]
+    fn an_error_chain_names_each_cause_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file or directory");
+        let wrapped = format!("checkpoint /missing: {io}");
+        let err = anyhow::Error::new(io)
+            .context(wrapped)
+            .context("player \"ckpt:/missing\"");
+        assert_eq!(
+            error_chain(&err),
+            "player \"ckpt:/missing\": checkpoint /missing: No such file or directory"
+        );
+        let err = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(error_chain(&err), "outer: inner");
+        let plain: anyhow::Result<()> = Err(anyhow::anyhow!("alone"));
+        assert_eq!(
+            error_chain(&plain.context("at the edge").unwrap_err()),
+            "at the edge: alone"
+        );
+    }
 }

@@ -1,0 +1,140 @@
+//! The network's architecture as configs write it and checkpoints record it ([`NetworkConfig`]), and what a
+//! game asks of it ([`NetShape`]). The layers themselves are built in `zero-model` (tch) and written as ONNX in
+//! `zero-onnx`, both from these.
+
+use serde::{Deserialize, Serialize};
+
+/// The architecture, as written in configs and recorded in checkpoints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetworkConfig {
+    /// Residual blocks.
+    pub blocks: usize,
+    /// Channels of the trunk.
+    pub channels: i64,
+    /// A squeeze-excitation gate in each block.
+    pub squeeze_excitation: bool,
+    /// Channel reduction of the squeeze-excitation gate.
+    pub se_ratio: i64,
+    /// Value head reads per-channel mean and max over the board instead of every square.
+    pub global_pool: bool,
+    /// Channels of the policy head's 1x1 convolution.
+    pub policy_channels: i64,
+    /// Channels of the value head's 1x1 convolution.
+    pub value_channels: i64,
+    /// Width of the value head's hidden layer.
+    pub value_hidden: i64,
+    /// Predict the plies left to the end of the game as well.
+    pub moves_left: bool,
+}
+
+impl Default for NetworkConfig {
+    fn default() -> Self {
+        NetworkConfig {
+            blocks: 4,
+            channels: 32,
+            squeeze_excitation: false,
+            se_ratio: 4,
+            global_pool: false,
+            policy_channels: 4,
+            value_channels: 2,
+            value_hidden: 64,
+            moves_left: false,
+        }
+    }
+}
+
+/// What the network is built for: a game's input and action space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetShape {
+    pub planes: i64,
+    pub height: i64,
+    pub width: i64,
+    pub actions: i64,
+}
+
+impl NetShape {
+    pub fn of<G: zero_games::Encoding>() -> NetShape {
+        NetShape {
+            planes: G::INPUT_PLANES as i64,
+            height: G::BOARD_HEIGHT as i64,
+            width: G::BOARD_WIDTH as i64,
+            actions: G::ACTION_SPACE as i64,
+        }
+    }
+
+    pub fn squares(&self) -> i64 {
+        self.height * self.width
+    }
+}
+
+impl NetworkConfig {
+    /// Checks the numbers before any layer is built.
+    pub fn validate(&self) -> Result<(), String> {
+        let positive = [
+            ("channels", self.channels),
+            ("se_ratio", self.se_ratio),
+            ("policy_channels", self.policy_channels),
+            ("value_channels", self.value_channels),
+            ("value_hidden", self.value_hidden),
+        ];
+        for (name, v) in positive {
+            if v <= 0 {
+                return Err(format!("network.{name} must be positive, got {v}"));
+            }
+        }
+        if self.squeeze_excitation && self.channels / self.se_ratio == 0 {
+            return Err(format!(
+                "network.se_ratio {} leaves no channels of {}",
+                self.se_ratio, self.channels
+            ));
+        }
+        // Upper bounds, so that a typo or an edited checkpoint is refused here instead of allocating gigabytes.
+        let bounded = [
+            ("blocks", self.blocks as i64, 64),
+            ("channels", self.channels, 1024),
+            ("se_ratio", self.se_ratio, 1024),
+            ("policy_channels", self.policy_channels, 256),
+            ("value_channels", self.value_channels, 256),
+            ("value_hidden", self.value_hidden, 4096),
+        ];
+        for (name, v, max) in bounded {
+            if v > max {
+                return Err(format!("network.{name} must be at most {max}, got {v}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Floating-point operations (2 per multiply-add) of one evaluation; batch norm and activations, a few
+    /// percent, are not counted.
+    pub fn flops_per_eval(&self, shape: NetShape) -> u64 {
+        let hw = shape.squares();
+        let c = self.channels;
+        let conv3 = |cin: i64, cout: i64| 2 * 9 * cin * cout * hw;
+        let mut flops = conv3(shape.planes, c);
+        for _ in 0..self.blocks {
+            flops += 2 * conv3(c, c);
+            if self.squeeze_excitation {
+                let r = c / self.se_ratio;
+                flops += 2 * (c * r + r * c);
+            }
+        }
+        flops += 2 * c * self.policy_channels * hw + 2 * self.policy_channels * hw * shape.actions;
+        let value_features = self.value_features(shape);
+        flops += 2 * c * self.value_channels * hw + 2 * value_features * self.value_hidden + 2 * self.value_hidden * 3;
+        if self.moves_left {
+            flops += 2 * value_features * self.value_hidden + 2 * self.value_hidden;
+        }
+        flops as u64
+    }
+
+    /// Inputs of the value head's hidden layer: every square of its channels, or their mean and max.
+    pub fn value_features(&self, shape: NetShape) -> i64 {
+        if self.global_pool {
+            2 * self.value_channels
+        } else {
+            self.value_channels * shape.squares()
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! zero's networks without libtorch: the policy/value network written as an ONNX model, and an evaluator that
+//! plays it through tract, a pure-Rust inference engine.
+//!
+//! - [`graph`]: [`checkpoint_to_onnx`], the network's layers as an ONNX graph (opset 13) with the weights of a
+//!   checkpoint file, read by `zero-checkpoint`: no tch.
+//! - [`runtime`]: [`OnnxEvaluator`], an ONNX network as the search's evaluator, checked against the game's
+//!   encoding on load.
+//!
+//! The libtorch-free bot (`zero-play`) is built on these; `docs/bundle.md` describes the file and its parity
+//! with libtorch.
+
+pub mod graph;
+pub mod runtime;
+
+pub use graph::{OPSET, checkpoint_file_to_onnx, checkpoint_to_onnx};
+pub use runtime::{OnnxEvaluator, OnnxOutput};
+
+/// Why an ONNX model could not be written, loaded or run; each names what and where.
+#[derive(Debug, thiserror::Error)]
+pub enum OnnxError {
+    #[error(transparent)]
+    Checkpoint(#[from] zero_checkpoint::CheckpointError),
+    #[error("network weight {name}: {reason}")]
+    Weight { name: String, reason: String },
+    #[error("reading ONNX model {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("invalid ONNX model: {0}")]
+    Model(String),
+    #[error("running the ONNX model: {0}")]
+    Run(String),
+}

@@ -1,0 +1,167 @@
+//! [`OnnxEvaluator`]: an ONNX policy/value network (as [`crate::write_model`] writes it) run through tract, a
+//! pure-Rust inference engine, as the search's [`Evaluator`]: no libtorch anywhere. The model is checked
+//! against the game's encoding when it is loaded, so a network made for another game or shape is refused with
+//! a clear error rather than evaluated.
+
+use crate::OnnxError;
+use std::marker::PhantomData;
+use std::path::Path;
+use tract_onnx::prelude::*;
+use zero_games::{Encoding, encode_batch};
+use zero_search::{EvalRequest, Evaluation, Evaluator, legal_softmax, softmax_in_place};
+
+type Plan = Arc<TypedRunnableModel>;
+
+/// What one forward pass gives for a batch of N positions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OnnxOutput {
+    /// `[N, actions]` policy logits, row-major.
+    pub policy: Vec<f32>,
+    /// `[N, 3]` win/draw/loss logits.
+    pub wdl: Vec<f32>,
+    /// `[N]` plies to the end, when the network has that head.
+    pub moves_left: Option<Vec<f32>>,
+}
+
+/// An ONNX network for game `G`, evaluating batches on the CPU.
+pub struct OnnxEvaluator<G> {
+    plan: Plan,
+    moves_left: bool,
+    label: String,
+    input: Vec<f32>,
+    _game: PhantomData<fn(&G)>,
+}
+
+impl<G: Encoding> OnnxEvaluator<G> {
+    /// Loads the model at `path`.
+    pub fn from_path(path: &Path) -> Result<Self, OnnxError> {
+        let bytes = std::fs::read(path).map_err(|source| OnnxError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let label = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Self::from_bytes(&bytes, label)
+    }
+
+    /// Loads a serialized model; refuses one whose input or outputs do not fit game `G`.
+    pub fn from_bytes(bytes: &[u8], label: impl Into<String>) -> Result<Self, OnnxError> {
+        let invalid = |e: TractError| OnnxError::Model(format!("{e:#}"));
+        let model = tract_onnx::onnx().model_for_read(&mut &bytes[..]).map_err(invalid)?;
+        let outputs: Vec<String> = model
+            .output_outlets()
+            .map_err(invalid)?
+            .iter()
+            .map(|o| model.node(o.node).name.clone())
+            .collect();
+        let moves_left = match outputs.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+            ["policy", "wdl"] => false,
+            ["policy", "wdl", "moves_left"] => true,
+            other => {
+                return Err(OnnxError::Model(format!(
+                    "outputs {other:?}; expected policy, wdl and optionally moves_left"
+                )));
+            }
+        };
+        let shape = [G::INPUT_PLANES, G::BOARD_HEIGHT, G::BOARD_WIDTH];
+        let batch = model.symbols.sym("N");
+        let dims: [TDim; 4] = [batch.into(), shape[0].into(), shape[1].into(), shape[2].into()];
+        let fact = f32::fact(dims);
+        let plan = model
+            .with_input_fact(0, fact.into())
+            .and_then(|m| m.into_optimized())
+            .and_then(|m| m.into_runnable())
+            .map_err(|e| OnnxError::Model(format!("not a network for {} input {shape:?}: {e:#}", G::NAME)))?;
+        let evaluator = OnnxEvaluator {
+            plan,
+            moves_left,
+            label: label.into(),
+            input: Vec::new(),
+            _game: PhantomData,
+        };
+        evaluator.check_action_space()?;
+        Ok(evaluator)
+    }
+
+    /// Runs the network once on the start position to check the policy's width against the action space.
+    fn check_action_space(&self) -> Result<(), OnnxError> {
+        let rules = G::parse_rules(None, &[]).map_err(|e| OnnxError::Model(e.to_string()))?;
+        let mut encoded = Vec::new();
+        encode_batch([&G::start(&rules)], &mut encoded);
+        let out = self.forward(&encoded)?;
+        if out.policy.len() != G::ACTION_SPACE || out.wdl.len() != 3 {
+            return Err(OnnxError::Model(format!(
+                "policy of {} actions and {} value logits; {} needs {} and 3",
+                out.policy.len(),
+                out.wdl.len(),
+                G::NAME,
+                G::ACTION_SPACE
+            )));
+        }
+        Ok(())
+    }
+
+    /// Whether the network predicts the plies left.
+    pub fn has_moves_left(&self) -> bool {
+        self.moves_left
+    }
+
+    /// One forward pass over `encoded` (N positions as [`encode_batch`] writes them).
+    pub fn forward(&self, encoded: &[f32]) -> Result<OnnxOutput, OnnxError> {
+        let per_position = G::INPUT_PLANES * G::BOARD_HEIGHT * G::BOARD_WIDTH;
+        let n = encoded.len() / per_position;
+        let shape = [n, G::INPUT_PLANES, G::BOARD_HEIGHT, G::BOARD_WIDTH];
+        let run = |e: TractError| OnnxError::Run(format!("{e:#}"));
+        let input = Tensor::from_shape(&shape, encoded).map_err(run)?;
+        let outputs = self.plan.run(tvec!(input.into_tvalue())).map_err(run)?;
+        let floats = |i: usize| -> Result<Vec<f32>, OnnxError> {
+            Ok(outputs[i]
+                .to_plain_array_view::<f32>()
+                .map_err(run)?
+                .iter()
+                .copied()
+                .collect())
+        };
+        Ok(OnnxOutput {
+            policy: floats(0)?,
+            wdl: floats(1)?,
+            moves_left: if self.moves_left { Some(floats(2)?) } else { None },
+        })
+    }
+}
+
+impl<G: Encoding> Evaluator<G> for OnnxEvaluator<G> {
+    fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
+        if batch.is_empty() {
+            return Vec::new();
+        }
+        let mut input = std::mem::take(&mut self.input);
+        encode_batch(batch.iter().map(|r| r.game), &mut input);
+        // The model was checked on load; a failure here is a broken runtime, not bad input.
+        let out = self
+            .forward(&input)
+            .unwrap_or_else(|e| panic!("ONNX network {}: {e}", self.label));
+        self.input = input;
+        let actions = G::ACTION_SPACE;
+        batch
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut wdl = [out.wdl[3 * i], out.wdl[3 * i + 1], out.wdl[3 * i + 2]];
+                softmax_in_place(&mut wdl);
+                Evaluation {
+                    priors: legal_softmax(r.game, r.legal, &out.policy[i * actions..(i + 1) * actions]),
+                    value: wdl[0] - wdl[2],
+                    wdl,
+                    moves_left: out.moves_left.as_ref().map(|m| m[i]),
+                }
+            })
+            .collect()
+    }
+
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+}
