@@ -1,4 +1,5 @@
-//! Files a run or a bot reads that may be damaged or foreign: configs, shards, checkpoints, bundle manifests.
+//! Files a run or a bot reads that may be damaged or foreign: configs, shards, checkpoints, bundle manifests,
+//! ONNX models.
 
 use crate::bot::tiny_bundle;
 use crate::game_of;
@@ -41,7 +42,7 @@ fn scratch_file(data: &[u8], suffix: &str) -> tempfile::NamedTempFile {
 /// the fuzzer they are not findings; a panic anywhere else is.
 pub fn shard(data: &[u8]) {
     #[cfg(fuzzing)]
-    contain_parquet_panics();
+    contain_library_panics();
     let file = scratch_file(data, ".parquet");
     if let Ok((header, positions)) = zero_data::read_shard(file.path()) {
         let len = header.input_len();
@@ -53,14 +54,19 @@ pub fn shard(data: &[u8]) {
     let _ = zero_data::read_games(file.path());
 }
 
-/// libFuzzer aborts on every panic; the reader catches those of the Parquet crate, so they are let through to it.
+/// libFuzzer aborts on every panic; the shard reader catches those of the Parquet crate and the ONNX runtime
+/// those of tract, so they are let through to them.
 #[cfg(fuzzing)]
-fn contain_parquet_panics() {
+fn contain_library_panics() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let abort = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            if !info.location().is_some_and(|l| l.file().contains("/parquet-")) {
+            let contained = ["/parquet-", "/tract-"];
+            if !info
+                .location()
+                .is_some_and(|l| contained.iter().any(|c| l.file().contains(c)))
+            {
                 abort(info);
             }
         }));
@@ -84,6 +90,38 @@ pub fn checkpoint(data: &[u8]) {
         let file = scratch_file(data, ".safetensors");
         with_game!(kind, G => drop(Checkpoint::load::<G>(file.path(), tch::Device::Cpu)));
     }
+}
+
+/// `[game] network.onnx`: a model that loads for the game evaluates its start position to priors that sum to 1
+/// over the legal actions and a value in [-1, 1]. Panics inside tract are contained by the runtime (turned into
+/// errors), so under the fuzzer they are not findings.
+pub fn onnx(data: &[u8]) {
+    #[cfg(fuzzing)]
+    contain_library_panics();
+    let Some((&which, model)) = data.split_first() else {
+        return;
+    };
+    with_game!(game_of(which), G => onnx_of::<G>(model));
+}
+
+fn onnx_of<G: zero_games::Encoding>(model: &[u8]) {
+    use zero_search::{EvalRequest, Evaluator};
+    let Ok(mut network) = zero_onnx::OnnxEvaluator::<G>::from_bytes(model, "fuzz") else {
+        return;
+    };
+    let rules = G::parse_rules(None, &[]).expect("the default rules");
+    let game = G::start(&rules);
+    let mut legal = zero_games::ActionList::new();
+    game.legal_actions(&mut legal);
+    let evaluation = network
+        .evaluate(&[EvalRequest {
+            game: &game,
+            legal: &legal,
+        }])
+        .remove(0);
+    let sum: f32 = evaluation.priors.iter().sum();
+    assert!((sum - 1.0).abs() < 1e-3, "priors sum to {sum}");
+    assert!((-1.0..=1.0).contains(&evaluation.value), "value {}", evaluation.value);
 }
 
 /// `[game] manifest.json`: the manifest of a real tiny bundle replaced by the input; a bundle that opens gives

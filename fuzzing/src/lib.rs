@@ -12,7 +12,7 @@ mod notation;
 mod records;
 
 pub use bot::{http, protocol};
-pub use files::{bundle, checkpoint, config, shard};
+pub use files::{bundle, checkpoint, config, onnx, shard};
 pub use notation::{moves, position, rules};
 pub use records::records;
 
@@ -33,6 +33,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("shard", shard),
     ("checkpoint", checkpoint),
     ("bundle", bundle),
+    ("onnx", onnx),
 ];
 
 /// The game an input's first byte picks.

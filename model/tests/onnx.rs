@@ -1,6 +1,6 @@
 //! The network written as ONNX and run by tract gives libtorch's outputs to 1e-4 on 1,000 positions of every
-//! game, for each shape of network (gate, global pool, moves-left head on and off); a model for another game
-//! and bytes that are no model are refused with a clear error.
+//! game, for each shape of network (gate, global pool, moves-left head on and off); a model for another game,
+//! bytes that are no model and a model whose outputs are not finite are refused with a clear error.
 
 use tch::{Device, Kind, Tensor, nn};
 use zero_games::baghchal::BaghChal;

@@ -48,6 +48,11 @@ impl<G: Encoding> OnnxEvaluator<G> {
 
     /// Loads a serialized model; refuses one whose input or outputs do not fit game `G`.
     pub fn from_bytes(bytes: &[u8], label: impl Into<String>) -> Result<Self, OnnxError> {
+        let label = label.into();
+        contained(|| Self::load(bytes, label))
+    }
+
+    fn load(bytes: &[u8], label: String) -> Result<Self, OnnxError> {
         let invalid = |e: TractError| OnnxError::Model(format!("{e:#}"));
         let model = tract_onnx::onnx().model_for_read(&mut &bytes[..]).map_err(invalid)?;
         let outputs: Vec<String> = model
@@ -77,16 +82,17 @@ impl<G: Encoding> OnnxEvaluator<G> {
         let evaluator = OnnxEvaluator {
             plan,
             moves_left,
-            label: label.into(),
+            label,
             input: Vec::new(),
             _game: PhantomData,
         };
-        evaluator.check_action_space()?;
+        evaluator.check_outputs()?;
         Ok(evaluator)
     }
 
-    /// Runs the network once on the start position to check the policy's width against the action space.
-    fn check_action_space(&self) -> Result<(), OnnxError> {
+    /// Runs the network once on the start position: the policy must be as wide as the action space, and every
+    /// output finite (a model with NaN or infinite weights is refused here rather than misleading a search).
+    fn check_outputs(&self) -> Result<(), OnnxError> {
         let rules = G::parse_rules(None, &[]).map_err(|e| OnnxError::Model(e.to_string()))?;
         let mut encoded = Vec::new();
         encode_batch([&G::start(&rules)], &mut encoded);
@@ -100,6 +106,12 @@ impl<G: Encoding> OnnxEvaluator<G> {
                 G::ACTION_SPACE
             )));
         }
+        let all = out.policy.iter().chain(&out.wdl).chain(out.moves_left.iter().flatten());
+        if !all.into_iter().all(|v| v.is_finite()) {
+            return Err(OnnxError::Model(
+                "the network's outputs on the start position are not finite".to_string(),
+            ));
+        }
         Ok(())
     }
 
@@ -110,6 +122,10 @@ impl<G: Encoding> OnnxEvaluator<G> {
 
     /// One forward pass over `encoded` (N positions as [`encode_batch`] writes them).
     pub fn forward(&self, encoded: &[f32]) -> Result<OnnxOutput, OnnxError> {
+        contained(|| self.run(encoded))
+    }
+
+    fn run(&self, encoded: &[f32]) -> Result<OnnxOutput, OnnxError> {
         let per_position = G::INPUT_PLANES * G::BOARD_HEIGHT * G::BOARD_WIDTH;
         let n = encoded.len() / per_position;
         let shape = [n, G::INPUT_PLANES, G::BOARD_HEIGHT, G::BOARD_WIDTH];
@@ -130,6 +146,20 @@ impl<G: Encoding> OnnxEvaluator<G> {
             moves_left: if self.moves_left { Some(floats(2)?) } else { None },
         })
     }
+}
+
+/// Runs a call into tract, turning a panic inside it into [`OnnxError::Model`]. tract trusts parts of a model it
+/// builds and panics on some rather than failing (fuzzing found convolution paddings that overflow its
+/// arithmetic: `docs/reliability.md`); a damaged bundle must be refused, not end the bot.
+fn contained<T>(call: impl FnOnce() -> Result<T, OnnxError>) -> Result<T, OnnxError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".to_string());
+        Err(OnnxError::Model(format!("the ONNX runtime failed on it: {message}")))
+    })
 }
 
 impl<G: Encoding> Evaluator<G> for OnnxEvaluator<G> {
