@@ -7,32 +7,16 @@ mod support;
 use std::path::Path;
 use support::{scratch, text, tiny_bundle, zero};
 use zero_bot::{Bot, Bundle, Runtime};
+use zero_games::checks::{CheckRng, positions_along_games};
 use zero_games::{Encoding, GameKind, with_game};
 use zero_search::Budget;
 
 const POSITIONS: usize = 60;
 const SIMULATIONS: u32 = 16;
 
-/// Positions along short pseudo-random games (a fixed walk), each one not over.
+/// Positions along short random games, each one not over.
 fn positions<G: Encoding>(rules: &G::Rules) -> Vec<G> {
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut out = Vec::new();
-    let mut moves = Vec::new();
-    while out.len() < POSITIONS {
-        let mut game = G::start(rules);
-        for _ in 0..30 {
-            game.legal_moves(&mut moves);
-            if moves.is_empty() || out.len() == POSITIONS {
-                break;
-            }
-            out.push(game.clone());
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            game.play(&moves[state as usize % moves.len()]);
-        }
-    }
-    out
+    positions_along_games(rules, POSITIONS, 30, &mut CheckRng::new(7))
 }
 
 /// Moves on which the two runtimes disagree, out of [`POSITIONS`].

@@ -60,9 +60,10 @@ fn network<G: Encoding>(bundle: &Bundle, runtime: Runtime) -> Result<BoxedEvalua
     let evaluator: BoxedEvaluator<G> = match runtime {
         #[cfg(feature = "torch")]
         Runtime::Torch | Runtime::TorchBf16 => {
-            let precision = match runtime {
-                Runtime::TorchBf16 => zero_model::Precision::Auto,
-                _ => zero_model::Precision::F32,
+            let precision = if runtime == Runtime::TorchBf16 {
+                zero_model::Precision::Auto
+            } else {
+                zero_model::Precision::F32
             };
             let weights = bundle.weights();
             Box::new(zero_model::NetworkEvaluator::from_checkpoint(

@@ -26,6 +26,25 @@ impl CheckRng {
     }
 }
 
+/// Positions at complete-move boundaries along random games from the start, none of them over: up to `plies`
+/// of each game, until `count` are collected (tests and measurements that need many varied positions).
+pub fn positions_along_games<G: Game>(rules: &G::Rules, count: usize, plies: u32, rng: &mut CheckRng) -> Vec<G> {
+    let mut out = Vec::with_capacity(count);
+    let mut moves = Vec::new();
+    while out.len() < count {
+        let mut game = G::start(rules);
+        for _ in 0..plies {
+            game.legal_moves(&mut moves);
+            if moves.is_empty() || out.len() == count {
+                break;
+            }
+            out.push(game.clone());
+            game.play(&moves[rng.below(moves.len())]);
+        }
+    }
+    out
+}
+
 /// Checks one position: hash, notation round trip, actions agree with moves, symmetries map legal moves to
 /// legal moves. Returns a description of the first violation.
 pub fn check_position<G: Game>(game: &G) -> Result<(), String> {

@@ -5,6 +5,7 @@
 use tch::{Device, Kind, Tensor, nn};
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
+use zero_games::checks::{CheckRng, positions_along_games};
 use zero_games::tours::Tours;
 use zero_games::{Encoding, Game, encode_batch};
 use zero_model::encode::batch_tensor;
@@ -15,27 +16,10 @@ use zero_onnx::{OnnxEvaluator, checkpoint_file_to_onnx};
 const POSITIONS: usize = 1000;
 const TOLERANCE: f32 = 1e-4;
 
-/// Positions from many short random games (a fixed linear congruential walk), start positions included.
+/// Positions of many short random games, start positions included.
 fn positions<G: Game>(count: usize) -> Vec<G> {
     let rules = G::parse_rules(None, &[]).unwrap();
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut out = Vec::with_capacity(count);
-    let mut moves = Vec::new();
-    while out.len() < count {
-        let mut game = G::start(&rules);
-        for _ in 0..60 {
-            out.push(game.clone());
-            game.legal_moves(&mut moves);
-            if moves.is_empty() || out.len() == count {
-                break;
-            }
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            game.play(&moves[(state >> 33) as usize % moves.len()]);
-        }
-    }
-    out
+    positions_along_games(&rules, count, 60, &mut CheckRng::new(11))
 }
 
 /// A network whose batch-norm statistics a training-mode pass has moved off their defaults.

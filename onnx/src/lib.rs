@@ -22,12 +22,6 @@ pub enum OnnxError {
     Checkpoint(#[from] zero_checkpoint::CheckpointError),
     #[error("network weight {name}: {reason}")]
     Weight { name: String, reason: String },
-    #[error("reading ONNX model {path}: {source}")]
-    Read {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
     #[error("invalid ONNX model: {0}")]
     Model(String),
     #[error("running the ONNX model: {0}")]

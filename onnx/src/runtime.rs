@@ -5,9 +5,8 @@
 
 use crate::OnnxError;
 use std::marker::PhantomData;
-use std::path::Path;
 use tract_onnx::prelude::*;
-use zero_games::{Encoding, encode_batch};
+use zero_games::{Encoding, encode_batch, input_len};
 use zero_search::{EvalRequest, Evaluation, Evaluator, legal_softmax, softmax_in_place};
 
 type Plan = Arc<TypedRunnableModel>;
@@ -33,19 +32,6 @@ pub struct OnnxEvaluator<G> {
 }
 
 impl<G: Encoding> OnnxEvaluator<G> {
-    /// Loads the model at `path`.
-    pub fn from_path(path: &Path) -> Result<Self, OnnxError> {
-        let bytes = std::fs::read(path).map_err(|source| OnnxError::Read {
-            path: path.display().to_string(),
-            source,
-        })?;
-        let label = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        Self::from_bytes(&bytes, label)
-    }
-
     /// Loads a serialized model; refuses one whose input or outputs do not fit game `G`.
     pub fn from_bytes(bytes: &[u8], label: impl Into<String>) -> Result<Self, OnnxError> {
         let label = label.into();
@@ -126,8 +112,7 @@ impl<G: Encoding> OnnxEvaluator<G> {
     }
 
     fn run(&self, encoded: &[f32]) -> Result<OnnxOutput, OnnxError> {
-        let per_position = G::INPUT_PLANES * G::BOARD_HEIGHT * G::BOARD_WIDTH;
-        let n = encoded.len() / per_position;
+        let n = encoded.len() / input_len::<G>();
         let shape = [n, G::INPUT_PLANES, G::BOARD_HEIGHT, G::BOARD_WIDTH];
         let run = |e: TractError| OnnxError::Run(format!("{e:#}"));
         let input = Tensor::from_shape(&shape, encoded).map_err(run)?;
@@ -167,13 +152,11 @@ impl<G: Encoding> Evaluator<G> for OnnxEvaluator<G> {
         if batch.is_empty() {
             return Vec::new();
         }
-        let mut input = std::mem::take(&mut self.input);
-        encode_batch(batch.iter().map(|r| r.game), &mut input);
+        encode_batch(batch.iter().map(|r| r.game), &mut self.input);
         // The model was checked on load; a failure here is a broken runtime, not bad input.
         let out = self
-            .forward(&input)
+            .forward(&self.input)
             .unwrap_or_else(|e| panic!("ONNX network {}: {e}", self.label));
-        self.input = input;
         let actions = G::ACTION_SPACE;
         batch
             .iter()

@@ -41,11 +41,6 @@ impl<E> CachedEvaluator<E> {
     pub fn stats(&self) -> (u64, u64) {
         (self.hits, self.lookups)
     }
-
-    /// The evaluator behind the cache.
-    pub fn inner(&self) -> &E {
-        &self.inner
-    }
 }
 
 impl<G: Game, E: Evaluator<G>> Evaluator<G> for CachedEvaluator<E> {
