@@ -11,8 +11,10 @@ set -euo pipefail
 
 TORCH_VERSION="2.13.0"   # tch 0.26 requires exactly this libtorch
 # Everything the project's Python side needs: pyarrow, pandas and duckdb (the data tests read zero's Parquet shards
-# with them and run every query of docs/data.md) and tensorboard (a test reads the run's event files with it).
-REQUIREMENTS="torch==${TORCH_VERSION} numpy pyarrow pandas duckdb tensorboard onnxruntime"
+# with them and run every query of docs/data.md), tensorboard (a test reads the run's event files with it),
+# onnxruntime (the ONNX export's reference), and maturin and pytest (the Python package `zero`: its wheel is built
+# and its suite run by scripts/python-package.sh).
+REQUIREMENTS="torch==${TORCH_VERSION} numpy pyarrow pandas duckdb tensorboard onnxruntime maturin pytest"
 # Room the wheel and its CUDA libraries need; ZERO_SETUP_MIN_FREE_GB overrides it (a CPU-only mirror needs less,
 # and the set-up tests exercise later steps on small scratch disks).
 MIN_FREE_GB="${ZERO_SETUP_MIN_FREE_GB:-8}"
@@ -48,6 +50,10 @@ LIBTORCH_CXX11_ABI = "$abi"
 OMP_WAIT_POLICY = "PASSIVE"
 # Tests that read zero's files from Python use this interpreter.
 ZERO_VENV_PYTHON = "$venv/bin/python"
+# The Python package's PyO3 build: this interpreter, and no link against libpython (an extension module takes
+# Python's symbols from the interpreter that loads it), also when cargo builds the whole workspace.
+PYO3_PYTHON = "$venv/bin/python"
+PYO3_BUILD_EXTENSION_MODULE = "1"
 CONFIG
 )
     if [[ ! -f "$config" || "$(cat "$config")" != "$want" ]]; then

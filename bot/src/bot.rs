@@ -10,7 +10,8 @@ use zero_games::ActionList;
 use zero_games::{Encoding, Game, Outcome};
 use zero_onnx::OnnxEvaluator;
 use zero_search::{
-    Budget, CachedEvaluator, Engine, EvalRequest, Evaluator, Level, Progress, RootMove, SearchConfig, actions_to_moves,
+    Budget, CachedEvaluator, Engine, EvalRequest, Evaluation, Evaluator, Level, Progress, RootMove, SearchConfig,
+    actions_to_moves,
 };
 
 /// Positions the bot's network remembers (the search transposes).
@@ -198,13 +199,20 @@ impl<G: Encoding> Bot<G> {
 
     /// The network's win, draw and loss probabilities for the side to move in `game` (not searched).
     pub fn wdl(&mut self, game: &G) -> [f32; 3] {
+        self.evaluate(game).wdl
+    }
+
+    /// The network's evaluation of `game` (not searched): the priors of the legal actions, in the order of
+    /// [`Game::legal_actions`], with the value and WDL of the side to move.
+    pub fn evaluate(&mut self, game: &G) -> Evaluation {
         let mut legal = ActionList::new();
         game.legal_actions(&mut legal);
         let request = EvalRequest {
             game,
             legal: legal.as_slice(),
         };
-        self.engine.evaluator().evaluate(&[request])[0].wdl
+        let mut evaluations = self.engine.evaluator().evaluate(&[request]);
+        evaluations.swap_remove(0)
     }
 }
 
