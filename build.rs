@@ -1,7 +1,13 @@
 include!("build/rpath.rs");
 
 fn main() {
-    link_libtorch_with_rpath();
+    // zero-torch and the tests link libtorch; `zero`, the front door, must not (src/main.rs).
+    link_libtorch_with_rpath_for(&["rustc-link-arg-bin=zero-torch", "rustc-link-arg-tests"]);
+    // Where that libtorch was: `zero` looks there first before it hands a command to zero-torch.
+    println!(
+        "cargo:rustc-env=ZERO_LIBTORCH_LIB={}",
+        std::env::var("DEP_TCH_LIBTORCH_LIB").unwrap_or_default()
+    );
     // `zero --version` names the libtorch it was built against: the wheel's torch/version.py sits next to lib/.
     let version = std::env::var("DEP_TCH_LIBTORCH_LIB")
         .ok()

@@ -4,13 +4,23 @@
 // packages that depend on it directly. Baking that directory into the binaries as an rpath lets them run
 // without LD_LIBRARY_PATH; `--no-as-needed -ltorch` keeps libtorch (and through it libtorch_cuda, when the
 // wheel has it) linked even though Rust code calls no symbol of it directly: that is what makes CUDA visible.
+#[allow(dead_code)] // the root package links only some of its targets (link_libtorch_with_rpath_for)
 fn link_libtorch_with_rpath() {
+    link_libtorch_with_rpath_for(&["rustc-link-arg"]);
+}
+
+// The same for some targets only: each of `directives` is a link-argument directive of cargo
+// (`rustc-link-arg-bin=NAME`, `rustc-link-arg-tests`, ...), so that a binary that must not load libtorch is left
+// without it.
+fn link_libtorch_with_rpath_for(directives: &[&str]) {
     println!("cargo:rerun-if-env-changed=DEP_TCH_LIBTORCH_LIB");
     match std::env::var("DEP_TCH_LIBTORCH_LIB") {
         Ok(dir) => {
-            println!("cargo:rustc-link-arg=-Wl,-rpath,{dir}");
-            println!("cargo:rustc-link-arg=-Wl,--no-as-needed");
-            println!("cargo:rustc-link-arg=-ltorch");
+            for directive in directives {
+                println!("cargo:{directive}=-Wl,-rpath,{dir}");
+                println!("cargo:{directive}=-Wl,--no-as-needed");
+                println!("cargo:{directive}=-ltorch");
+            }
         }
         Err(_) => println!("cargo:warning=DEP_TCH_LIBTORCH_LIB is not set: binaries will need LD_LIBRARY_PATH"),
     }

@@ -1,14 +1,13 @@
-//! `zero games` and `zero replay`: a run's games as records (PDN for Bashni, PGN-style for the others,
-//! `docs/records.md`), and a record file checked move by move.
+//! `zero games`: a run's games as records (PDN for Bashni, PGN-style for the others, `docs/records.md`).
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::Args;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use zero_arena::records::MatchRecord;
 use zero_data::{GameRecord, ShardHeader, ShardSet};
 use zero_games::{Game, GameKind, Side, with_game};
-use zero_records::{GameResult, Record, read_records, replay, write_record};
+use zero_records::arena::MatchRecord;
+use zero_records::{GameResult, Record, write_record};
 
 /// Which of a run's games to export.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,18 +33,9 @@ pub struct GamesArgs {
     pub generation: Option<u32>,
 }
 
-#[derive(Args, Debug)]
-pub struct ReplayArgs {
-    /// A record file (PDN or PGN-style).
-    pub file: PathBuf,
-    /// The game, for records without a GameType tag.
-    #[arg(long)]
-    pub game: Option<GameKind>,
-}
-
 /// `zero games`: writes the run's games as records, atomically.
 pub fn export(args: GamesArgs) -> Result<()> {
-    zero_run::dir::require_run_dir(&args.run_dir)?;
+    zero_report::run_files::require_run_dir(&args.run_dir)?;
     let mut text = String::new();
     let mut count = 0;
     if args.only != Which::Evaluation {
@@ -69,7 +59,7 @@ pub fn export(args: GamesArgs) -> Result<()> {
 fn selfplay_records(args: &GamesArgs, text: &mut String) -> Result<usize> {
     let data = args.run_dir.join("data");
     let set = ShardSet::scan(&data).with_context(|| format!("reading {}", data.display()))?;
-    let prefix = args.generation.map(zero_run::dir::shard_prefix);
+    let prefix = args.generation.map(zero_report::run_files::shard_prefix);
     let mut count = 0;
     for shard in set.shards() {
         if prefix.as_ref().is_some_and(|p| !shard.name.starts_with(p.as_str())) || !shard.games_path.exists() {
@@ -117,7 +107,7 @@ fn selfplay_record<G: Game>(header: &ShardHeader, game: &GameRecord) -> Result<R
 fn evaluation_records(args: &GamesArgs, text: &mut String) -> Result<usize> {
     let mut files = Vec::new();
     for dir in ["games", "equal-time"] {
-        files.extend(zero_run::evaluate::jsonl_files(&args.run_dir.join(dir)));
+        files.extend(zero_report::run_files::jsonl_files(&args.run_dir.join(dir)));
     }
     let wanted = args.generation.map(|g| format!("gen-{g:04}"));
     let mut count = 0;
@@ -130,7 +120,7 @@ fn evaluation_records(args: &GamesArgs, text: &mut String) -> Result<usize> {
         if wanted.as_ref().is_some_and(|w| *w != round) {
             continue;
         }
-        for game in zero_arena::records::read_jsonl(&file)? {
+        for game in zero_records::arena::read_jsonl(&file)? {
             let kind: GameKind = game.game.parse()?;
             let written =
                 with_game!(kind, G => match_record::<G>(&game, &round).and_then(|r| Ok(write_record::<G>(&r)?)))
@@ -158,33 +148,4 @@ fn match_record<G: Game>(game: &MatchRecord, round: &str) -> Result<Record> {
     record.moves = game.opening.iter().chain(&game.moves).cloned().collect();
     record.result = GameResult::parse(&game.result).unwrap_or(GameResult::Unknown);
     Ok(record)
-}
-
-/// `zero replay`: reads every record of a file and replays it under its rules; prints one line per game.
-pub fn replay_file(args: ReplayArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
-    let records = read_records(&text).with_context(|| format!("{}", args.file.display()))?;
-    if records.is_empty() {
-        bail!("{}: no game record in it", args.file.display());
-    }
-    for read in &records {
-        let kind = match (read.record.game_type(), args.game) {
-            (Some((name, _)), _) => name
-                .parse::<GameKind>()
-                .with_context(|| format!("{}: line {}: its GameType tag", args.file.display(), read.line))?,
-            (None, Some(kind)) => kind,
-            (None, None) => bail!(
-                "{}: line {}: no GameType tag: name the game with --game",
-                args.file.display(),
-                read.line
-            ),
-        };
-        let line = with_game!(kind, G => replay::<G>(read).map(|r| {
-            let end = r.end.outcome().map(|o| format!(", {}", o.reason)).unwrap_or_default();
-            format!("line {}: {} moves, {}{end}: {}", read.line, r.moves.len(), read.record.result.token::<G>(), r.end.position())
-        }))
-        .with_context(|| format!("{}", args.file.display()))?;
-        println!("{line}");
-    }
-    Ok(())
 }

@@ -1,30 +1,25 @@
-//! `zero`: the command-line program of the zero workbench. A thin layer over the library crates: it parses
-//! arguments, sets the process up (threads, OpenMP, device) and calls into them.
+//! `zero`: the command-line program of the zero workbench, and its front door. This binary loads no libtorch: it
+//! answers the commands that need only the rules, records and a run's files itself (`perft`, `moves`, `show`,
+//! `actions`, `games`, `replay`, `report`), and hands every other one, arguments unchanged, to `zero-torch` beside it (`src/torch.rs`, the
+//! whole program) once it has found the libtorch that binary needs (`libtorch.rs`).
 
-mod bench;
-mod eval_cmd;
-mod export_cmd;
 mod games_cmd;
-mod logging;
+mod libtorch;
+mod local_cmd;
+mod replay_cmd;
+mod report_cmd;
 mod rules_cmd;
-mod run_cmd;
-mod runtime;
-mod selfplay_cmd;
-mod shell_cmd;
-mod train_cmd;
+mod signals;
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
+use std::ffi::OsString;
 
 #[derive(Parser)]
 #[command(
     name = "zero",
-    about = "Self-play reinforcement learning for Bashni, Bagh Chal and Tours",
-    disable_version_flag = true
+    about = "Self-play reinforcement learning for Bashni, Bagh Chal and Tours"
 )]
-pub(crate) struct Cli {
-    /// Print the zero version, the libtorch version and the device that would be used.
-    #[arg(short = 'V', long = "version")]
-    version: bool,
+struct Cli {
     /// Say more on stderr: -v debug, -vv trace (RUST_LOG, when set, decides instead).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
@@ -32,109 +27,57 @@ pub(crate) struct Cli {
     #[arg(short, long, global = true)]
     quiet: bool,
     #[command(subcommand)]
-    command: Option<Command>,
+    command: local_cmd::LocalCommand,
 }
 
-#[derive(Subcommand)]
-enum Command {
-    /// Count the leaves of the legal-move tree (whole moves; draw rules off).
-    Perft(rules_cmd::PerftArgs),
-    /// List the legal moves of a position, one per line, sorted.
-    Moves(rules_cmd::PositionArgs),
-    /// Draw a position as text.
-    Show(rules_cmd::PositionArgs),
-    /// List the network's policy indices and the move each stands for (tab-separated, or --json).
-    Actions(rules_cmd::ActionsArgs),
-    /// The main job: self-play, training and evaluation in a loop, in a resumable run directory.
-    Run(run_cmd::RunArgs),
-    /// Play games with the search and write them as training shards.
-    Selfplay(selfplay_cmd::SelfPlayArgs),
-    /// Train the config's network on a directory of self-play shards.
-    Train(train_cmd::TrainArgs),
-    /// Rate players in a round robin: baselines, checkpoints (`zero eval --game G --player SPEC ...`).
-    Eval(eval_cmd::EvalArgs),
-    /// Draw a run's plots and HTML page into RUN_DIR/report/.
-    Report {
-        /// The run directory.
-        run_dir: std::path::PathBuf,
-    },
-    /// Verify a run directory: every shard read, every checkpoint loaded, the state and records parsed.
-    Check {
-        /// The run directory.
-        run_dir: std::path::PathBuf,
-        /// Take the run's lock and repair what is safe: half-written files removed, torn record lines cut.
-        #[arg(long)]
-        repair: bool,
-    },
-    /// Write a run's self-play and evaluation games as records (PDN for Bashni, PGN-style for the others).
-    Games(games_cmd::GamesArgs),
-    /// Read a record file and replay every game in it under its rules, one line per game.
-    Replay(games_cmd::ReplayArgs),
-    /// Write a self-contained bot bundle (weights, TorchScript, manifest) from a checkpoint or run directory.
-    Export(export_cmd::ExportArgs),
-    /// Play a bundle's network over a line protocol on stdin/stdout (docs/protocol.md).
-    Bot(zero_bot::cli::BotArgs),
-    /// Play against a bundle's network in the terminal.
-    Play(zero_bot::cli::PlayArgs),
-    /// Serve a web page to play against a bundle's network in a browser.
-    Serve(zero_bot::cli::ServeArgs),
-    /// Measure speed: `zero bench perft|nn|selfplay|train|arena|threads`.
-    Bench(bench::BenchArgs),
-    /// Print a shell completion script on stdout (`zero completions bash > ~/.local/share/bash-completion/completions/zero`).
-    Completions(shell_cmd::CompletionsArgs),
-    /// Write man pages generated from these definitions into a directory.
-    Man(shell_cmd::ManArgs),
+/// Whether `arg` is one of the global flags, which take no value (`-v`, `-vv`, `-q`, `--verbose`, `--quiet`).
+fn is_global_flag(arg: &str) -> bool {
+    let short = arg
+        .strip_prefix('-')
+        .filter(|rest| !rest.is_empty() && !rest.starts_with('-'));
+    arg == "--verbose" || arg == "--quiet" || short.is_some_and(|flags| flags.chars().all(|c| c == 'v' || c == 'q'))
+}
+
+/// The subcommand named on the command line: the first argument that is not a global flag.
+fn subcommand(args: &[OsString]) -> Option<&str> {
+    args.iter()
+        .map(|a| a.to_str().unwrap_or(""))
+        .find(|a| !is_global_flag(a))
 }
 
 fn main() {
-    runtime::die_quietly_on_a_closed_pipe();
-    runtime::ensure_passive_openmp();
-    let cli = Cli::parse();
-    if cli.version {
-        print!("{}", runtime::version_text());
-        return;
+    signals::die_quietly_on_a_closed_pipe();
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if !subcommand(&args).is_some_and(|name| local_cmd::LocalCommand::NAMES.contains(&name)) {
+        let why = libtorch::hand_over(&args);
+        eprintln!("zero: error: {why}");
+        std::process::exit(1);
     }
-    let Some(command) = cli.command else {
-        use clap::CommandFactory;
-        let _ = Cli::command().print_help();
-        std::process::exit(2);
-    };
-    logging::init(cli.verbose, cli.quiet);
-    runtime::init_threads();
-    let result = match command {
-        Command::Perft(args) => rules_cmd::perft(args),
-        Command::Moves(args) => rules_cmd::moves(args),
-        Command::Show(args) => rules_cmd::show(args),
-        Command::Actions(args) => rules_cmd::actions(args),
-        Command::Train(args) => train_cmd::run(args),
-        Command::Run(args) => run_cmd::run(args),
-        Command::Selfplay(args) => selfplay_cmd::run(args),
-        Command::Eval(args) => eval_cmd::run(args),
-        Command::Bench(args) => bench::run(args),
-        Command::Completions(args) => shell_cmd::completions(args),
-        Command::Man(args) => shell_cmd::man(args),
-        Command::Export(args) => export_cmd::run(args),
-        Command::Games(args) => games_cmd::export(args),
-        Command::Replay(args) => games_cmd::replay_file(args),
-        Command::Bot(args) => zero_bot::cli::run_bot(args),
-        Command::Play(args) => zero_bot::cli::run_play(args),
-        Command::Serve(args) => zero_bot::cli::run_serve(args),
-        Command::Check { run_dir, repair } => check(&run_dir, repair),
-        Command::Report { run_dir } => zero_run::report::write_report(&run_dir)
-            .map(|r| println!("report: {} ({} plots)", r.html.display(), r.plots.len())),
-    };
+    let cli = Cli::parse();
+    // These commands log nothing: the flags are accepted, as by every command, and have nothing to change.
+    let _ = (cli.verbose, cli.quiet);
+    let result = cli.command.run();
     if let Err(err) = result {
-        eprintln!("zero: error: {}", zero_bot::cli::error_chain(&err));
+        eprintln!("zero: error: {err:#}");
         std::process::exit(1);
     }
 }
 
-/// `zero check`: the report on stdout; exit status 1 while problems are left.
-fn check(run_dir: &std::path::Path, repair: bool) -> anyhow::Result<()> {
-    let report = zero_run::check::check_run(run_dir, repair)?;
-    zero_run::check::print_report(run_dir, &report);
-    if report.unrepaired() > 0 {
-        std::process::exit(1);
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Vec<OsString> {
+        line.split_whitespace().map(OsString::from).collect()
     }
-    Ok(())
+
+    #[test]
+    fn the_subcommand_is_found_past_the_global_flags_only() {
+        assert_eq!(subcommand(&args("moves bashni")), Some("moves"));
+        assert_eq!(subcommand(&args("-vv -q --verbose moves bashni")), Some("moves"));
+        assert_eq!(subcommand(&args("--help")), Some("--help"));
+        assert_eq!(subcommand(&args("-V")), Some("-V"));
+        assert_eq!(subcommand(&args("-vx moves")), Some("-vx"));
+        assert_eq!(subcommand(&args("")), None);
+    }
 }

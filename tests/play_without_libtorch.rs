@@ -6,7 +6,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::{run_with_input, scratch, text, tiny_bundle};
+use support::{needed_libraries, run_with_input, scratch, text, tiny_bundle};
 
 /// Builds `zero-play` without libtorch (the dev profile, beside the test binaries) and returns its path.
 fn build_zero_play() -> PathBuf {
@@ -29,21 +29,6 @@ fn build_zero_play() -> PathBuf {
     let exe = Path::new(env!("CARGO_BIN_EXE_zero")).with_file_name("zero-play");
     assert!(exe.is_file(), "no {}", exe.display());
     exe
-}
-
-/// The shared libraries a binary asks for (`NEEDED` in its dynamic section).
-fn needed_libraries(exe: &Path) -> Vec<String> {
-    let out = Command::new("readelf")
-        .arg("-d")
-        .arg(exe)
-        .output()
-        .expect("readelf runs");
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    text(&out.stdout)
-        .lines()
-        .filter(|line| line.contains("(NEEDED)"))
-        .filter_map(|line| line.split('[').nth(1).map(|s| s.trim_end_matches(']').to_string()))
-        .collect()
 }
 
 /// The moves `exe ARGS` answers to `go` in each position, over the line protocol.

@@ -24,7 +24,6 @@ pub mod matches;
 pub mod network_player;
 pub mod openings;
 pub mod player;
-pub mod records;
 pub mod spec;
 pub mod sprt;
 
@@ -36,6 +35,8 @@ pub use player::Player;
 pub use records::MatchRecord;
 pub use spec::{PlayerKind, PlayerSpec, SpecError};
 pub use sprt::{Sprt, SprtDecision, SprtReport};
+/// The arena's game records, kept in zero-records so that reading them needs no libtorch.
+pub use zero_records::arena as records;
 
 /// Everything the arena can refuse.
 #[derive(Debug, thiserror::Error)]
@@ -65,4 +66,6 @@ pub enum ArenaError {
     Ratings(String),
     #[error("{0}")]
     Invalid(String),
+    #[error(transparent)]
+    Record(#[from] records::ArenaError),
 }

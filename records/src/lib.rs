@@ -14,9 +14,13 @@
 //! - the players by the game's names for them (`White`/`Black`, `Goats`/`Tigers`), `Result`, `Termination`
 //!   (why it ended: `no-legal-move`, `resignation`, ...), and any others (`Event`, `Round`, ...) kept as read.
 //!
+//! The arena's own records (one JSON object a game, [`arena`]) live here too, so that turning them into PDN needs
+//! neither the arena nor libtorch.
+//!
 //! [`read_records`] parses the text, [`replay`] checks a record move by move against the rules and
 //! [`write_record`] writes one. Every error names the line and what is wrong there.
 
+pub mod arena;
 mod read;
 mod replay;
 mod write;

@@ -349,26 +349,11 @@ fn own_selfplay_shard_generation(name: &str) -> Option<u32> {
 }
 
 /// Network `generation` of the run in `root`.
-/// Refuses a path that holds no run (no `state.json` or `config.toml`): commands that read a run say so
-/// rather than report on, or create, an empty one.
-pub fn require_run_dir(root: &Path) -> Result<()> {
-    if !root.join("state.json").exists() && !root.join("config.toml").exists() {
-        bail!(
-            "{} is not a run directory (no state.json or config.toml)",
-            root.display()
-        );
-    }
-    Ok(())
-}
+pub use zero_report::run_files::{require_run_dir, shard_prefix};
 
 pub fn checkpoint_path(root: &Path, generation: u32) -> PathBuf {
     root.join("checkpoints")
         .join(format!("gen-{generation:04}.safetensors"))
-}
-
-/// The start of the names of generation `generation`'s shards.
-pub fn shard_prefix(generation: u32) -> String {
-    format!("g{generation:04}-")
 }
 
 /// The checkpoint under `RUN_DIR/checkpoints/` with the highest generation (then step, then name).

@@ -116,7 +116,7 @@ pub fn evaluate<G: Registered>(
     let scores = pairings
         .iter()
         .filter(|p| p.a.name() == network.name())
-        .map(|p| MatchScore::of(&pool, p.a.name(), p.b.name()))
+        .map(|p| match_score(&pool, p.a.name(), p.b.name()))
         .collect();
     tracing::info!(
         "evaluation of {}: {games_played} games played now, {} in the run's pool",
@@ -226,7 +226,7 @@ pub fn equal_time<G: Registered>(
     let records = pairing.games(rules, dir, config.run.seed, book, games, at_once)?;
     Ok(Some(EqualTimeResult {
         ms,
-        result: MatchScore::of(&records, &name, opponent.name()),
+        result: match_score(&records, &name, opponent.name()),
     }))
 }
 
@@ -258,26 +258,7 @@ pub fn read_pool(games_dir: &Path) -> Result<Vec<MatchRecord>> {
     Ok(records)
 }
 
-/// The finished `.jsonl` files of `dir` and of its folders one level down, sorted (none if it cannot be read).
-pub fn jsonl_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for path in std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()) {
-        if path.is_dir() {
-            files.extend(
-                std::fs::read_dir(&path)
-                    .into_iter()
-                    .flatten()
-                    .flatten()
-                    .map(|e| e.path()),
-            );
-        } else {
-            files.push(path);
-        }
-    }
-    files.retain(|p| p.extension().is_some_and(|e| e == "jsonl") && !zero_games::files::is_temporary(p));
-    files.sort();
-    files
-}
+pub use zero_report::run_files::jsonl_files;
 
 /// A player's name as part of a file name: letters, digits, `.` and `-` kept, anything else `_`.
 fn file_stem(name: &str) -> String {
@@ -303,9 +284,47 @@ fn stable_hash(path: &Path, root: &Path) -> u64 {
         })
 }
 
+/// `player`'s games against `opponent` in `records`, from either side (the others' games are ignored).
+pub fn match_score(records: &[MatchRecord], player: &str, opponent: &str) -> MatchScore {
+    let against = |r: &&MatchRecord| r.first == opponent || r.second == opponent;
+    MatchScore::of(
+        opponent,
+        records.iter().filter(against).filter_map(|r| r.score_of(player)),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn record(first: &str, second: &str, winner: Option<&str>) -> MatchRecord {
+        MatchRecord {
+            game: "bashni".into(),
+            rules: Vec::new(),
+            first: first.into(),
+            second: second.into(),
+            opening_index: 0,
+            opening: Vec::new(),
+            moves: Vec::new(),
+            winner: winner.map(String::from),
+            result: String::new(),
+            reason: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_match_score_counts_the_player_from_either_side_against_that_opponent_only() {
+        let records = [
+            record("gen3", "ab", Some("first")),
+            record("ab", "gen3", Some("first")),
+            record("gen3", "ab", None),
+            record("ab", "gen3", Some("second")),
+            record("other", "ab", Some("first")),
+            record("gen3", "greedy", Some("second")),
+        ];
+        let r = match_score(&records, "gen3", "ab");
+        assert_eq!((r.opponent.as_str(), r.wins, r.draws, r.losses), ("ab", 2, 1, 1));
+    }
 
     #[test]
     fn file_stems_keep_names_readable_and_safe() {

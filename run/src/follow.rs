@@ -6,7 +6,8 @@
 use crate::config::RunConfig;
 use crate::dir::{Phase, RunDir, RunState, checkpoint_path, shard_prefix};
 use crate::play::{PlayJob, play_games};
-use crate::summary::{read_generations, resignation_earned};
+use crate::resign::resignation_earned;
+use crate::summary::read_generations;
 use anyhow::Result;
 use std::path::Path;
 use std::time::{Duration, Instant};

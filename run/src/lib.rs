@@ -27,10 +27,11 @@ pub mod gate;
 pub mod log;
 pub mod play;
 pub mod progress;
-pub mod report;
+pub mod resign;
 pub mod run_loop;
-pub mod summary;
 pub mod training;
 
 pub use config::{LoopConfig, RESUMABLE_KEYS, RunConfig};
+// The report and the summaries live in zero-report, which needs no libtorch; the run's paths to them stay.
 pub use run_loop::{DEFAULT_CONFIG, RunRequest, run};
+pub use zero_report::{self as report, summary};

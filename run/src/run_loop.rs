@@ -9,9 +9,10 @@ use crate::config::{RESUMABLE_KEYS, RunConfig};
 use crate::dir::{GenerationGames, Phase, RunDir, RunState, shard_prefix};
 use crate::log::say;
 use crate::play::{PlayJob, play_games};
+use crate::resign::resignation_earned;
 use crate::summary::{
     GateSummary, GenerationSummary, MatchScore, PhaseTime, PhaseTimes, RatingPoint, Stopwatch, collapse_warnings,
-    is_network_name, network_name, read_generations, resignation_earned,
+    is_network_name, network_name, read_generations,
 };
 use crate::{evaluate, gate, report, training};
 use anyhow::{Context, Result, bail};

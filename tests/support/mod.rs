@@ -97,3 +97,18 @@ pub fn tiny_bundle(game: &str, dir: &Path, sims: u32) -> PathBuf {
     assert!(out.status.success(), "export failed: {}", text(&out.stderr));
     bundle
 }
+
+/// The shared libraries a binary asks for (`NEEDED` in its dynamic section).
+pub fn needed_libraries(exe: &Path) -> Vec<String> {
+    let out = Command::new("readelf")
+        .arg("-d")
+        .arg(exe)
+        .output()
+        .expect("readelf runs");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+        .lines()
+        .filter(|line| line.contains("(NEEDED)"))
+        .filter_map(|line| line.split('[').nth(1).map(|s| s.trim_end_matches(']').to_string()))
+        .collect()
+}

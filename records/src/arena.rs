@@ -1,11 +1,25 @@
-//! Game records: enough to replay every game (the opening and the moves in notation, from the start position
-//! under the recorded rules) and to rate it (who played which side, the result and why). Written one JSON
-//! object per line (JSONL).
-
-use crate::ArenaError;
+//! The arena's game records: enough to replay every game (the opening and the moves in notation, from the start
+//! position under the recorded rules) and to rate it (who played which side, the result and why). Written one
+//! JSON object per line (JSONL). The arena writes them (`zero_arena::records`); `zero games` turns them into
+//! PDN and PGN-style records without loading the arena or libtorch.
 use serde::{Deserialize, Serialize};
 use std::io::BufRead;
 use std::path::Path;
+
+/// A record file that cannot be read or written, or a record that does not replay.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: {reason}")]
+    BadFile { path: String, reason: String },
+    #[error("{0}")]
+    Invalid(String),
+}
 use zero_games::{EndReason, Game, Outcome, Side};
 
 /// Why a game ended when the rules did not end it.
@@ -56,7 +70,8 @@ impl MatchRecord {
         }
     }
 
-    pub(crate) fn set_result(&mut self, winner: Option<Side>, reason: &str) {
+    /// Records how the game ended: the winning side (`None`: a draw) and why.
+    pub fn set_result(&mut self, winner: Option<Side>, reason: &str) {
         self.winner = winner.map(|w| if w == Side::First { "first" } else { "second" }.to_string());
         self.result = match winner {
             Some(Side::First) => "1-0",

@@ -1,14 +1,19 @@
-//! A run's report (`zero report RUN_DIR`): PNG plots of a run (loss terms, Elo against generation and against wall-clock time, game
+//! What a run directory says about itself, readable without libtorch: the per-generation summaries and metrics
+//! rows ([`summary`]), and the run's report (`zero report RUN_DIR`): PNG plots of a run (loss terms, Elo against generation and against wall-clock time, game
 //! length, draw and resign rates) and an HTML page that shows them with the run's config. Fonts are embedded
 //! (DejaVu Sans through ab_glyph), so the report renders on a bare machine. `zero run` refreshes it after each
 //! generation, and with it the run's TensorBoard event file ([`tensorboard`]).
 
 mod plots;
+pub mod run_files;
+pub mod summary;
 pub mod tensorboard;
 
 use crate::summary::{GenerationSummary, read_generations, read_jsonl};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
+
+pub use run_files::require_run_dir;
 
 /// The files of a report.
 pub struct Report {
@@ -19,7 +24,7 @@ pub struct Report {
 /// Draws the plots and the page into `RUN_DIR/report/`, each file written atomically.
 pub fn write_report(run_dir: &Path) -> Result<Report> {
     // A wrong path is an error, not a new directory with an empty report in it.
-    crate::dir::require_run_dir(run_dir)?;
+    require_run_dir(run_dir)?;
     let out = run_dir.join("report");
     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
     let generations = read_generations(&run_dir.join("generations.jsonl"))?;

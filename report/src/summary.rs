@@ -208,11 +208,10 @@ pub struct MatchScore {
 }
 
 impl MatchScore {
-    /// `player`'s games against `opponent` in `records` (the others' are ignored).
-    pub fn of(records: &[zero_arena::MatchRecord], player: &str, opponent: &str) -> MatchScore {
+    /// A player's `scores` (1 won, 1/2 drawn, 0 lost) in its games against `opponent`.
+    pub fn of(opponent: &str, scores: impl IntoIterator<Item = f64>) -> MatchScore {
         let (mut wins, mut draws, mut losses) = (0, 0, 0);
-        let against = |r: &&zero_arena::MatchRecord| r.first == opponent || r.second == opponent;
-        for score in records.iter().filter(against).filter_map(|r| r.score_of(player)) {
+        for score in scores {
             match score {
                 1.0 => wins += 1,
                 0.0 => losses += 1,
@@ -271,7 +270,7 @@ pub struct EqualTimeResult {
 }
 
 /// The share of self-play games one side must win for the results to count as one-sided.
-const ONE_SIDED: f64 = 0.95;
+pub const ONE_SIDED: f64 = 0.95;
 
 /// Signs, in generation `current` against the run's earlier ones, that self-play has collapsed into games that
 /// teach little: most games resigned, games much shorter than the run has seen, nearly every game drawn (Tours'
@@ -308,71 +307,19 @@ pub fn collapse_warnings(earlier: &[GenerationSummary], current: &GenerationSumm
     warnings
 }
 
-/// Generations whose checks may earn resignation: the value head changes with every network, so only the newest
-/// checks speak for it.
-const CHECK_GENERATIONS: usize = 3;
-
-/// Whether self-play may resign in the generation after `earlier` (see `selfplay.resign_max_false_rate`): the
-/// newest checks (those of the last generation, with the ones before it while they number fewer than
-/// `selfplay.resign_min_checks`, at most three generations) must show that the value head resigns rightly.
-/// Without checks (a first generation, one resumed after its self-play), it has not; nor after a generation one
-/// side won almost entirely: there the losing side's play, checks included, is too weak to tell a lost position
-/// from a badly defended one (Bagh Chal's goats, whose game is a draw, lose every early game).
-pub fn resignation_earned(selfplay: &zero_selfplay::SelfPlayConfig, earlier: &[GenerationSummary]) -> bool {
-    if selfplay.resign_max_false_rate < 1.0
-        && earlier
-            .last()
-            .is_some_and(|g| g.first_win_rate.max(g.second_win_rate) >= ONE_SIDED)
-    {
-        return false;
-    }
-    let (mut checks, mut false_resigns) = (0u64, 0u64);
-    for g in earlier.iter().rev().take(CHECK_GENERATIONS) {
-        checks += g.resign_checks;
-        false_resigns += (g.false_resign_rate.unwrap_or(1.0) * g.resign_checks as f64).round() as u64;
-        if checks >= u64::from(selfplay.resign_min_checks) {
-            break;
-        }
-    }
-    selfplay.resignation_earned(checks, false_resigns)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn record(first: &str, second: &str, winner: Option<&str>) -> zero_arena::MatchRecord {
-        zero_arena::MatchRecord {
-            game: "bashni".into(),
-            rules: Vec::new(),
-            first: first.into(),
-            second: second.into(),
-            opening_index: 0,
-            opening: Vec::new(),
-            moves: Vec::new(),
-            winner: winner.map(String::from),
-            result: String::new(),
-            reason: String::new(),
-        }
-    }
-
     #[test]
-    fn a_match_score_counts_the_player_from_either_side_against_that_opponent_only() {
-        let records = [
-            record("gen3", "ab", Some("first")),
-            record("ab", "gen3", Some("first")),
-            record("gen3", "ab", None),
-            record("ab", "gen3", Some("second")),
-            record("other", "ab", Some("first")),
-            record("gen3", "greedy", Some("second")),
-        ];
-        let r = MatchScore::of(&records, "gen3", "ab");
+    fn a_match_score_counts_wins_draws_and_losses_with_an_honest_interval() {
+        let r = MatchScore::of("ab", [1.0, 0.0, 0.5, 1.0]);
         assert_eq!((r.wins, r.draws, r.losses), (2, 1, 1));
         assert!((r.score - 0.625).abs() < 1e-9);
         assert!(r.low < r.score && r.score < r.high && r.low >= 0.0 && r.high <= 1.0);
         assert!(r.describe().starts_with("2-1-1, score 6"), "{}", r.describe());
         // One game won is not certainty: the interval stays wide.
-        let one = MatchScore::of(&records[..1], "gen3", "ab");
+        let one = MatchScore::of("ab", [1.0]);
         assert!(one.score == 1.0 && one.high > 0.999, "{one:?}");
         assert!(one.low < 0.25, "{one:?}");
     }
@@ -407,34 +354,6 @@ mod tests {
         assert!(collapsed[0].contains("90% of self-play games ended in resignation"));
         assert!(collapsed[1].contains("under half the run's longest (60.0)"));
         assert!(collapsed[2].contains("second player won 100%"));
-    }
-
-    #[test]
-    fn resignation_is_earned_by_enough_checks_that_were_rarely_wrong() {
-        let sp = zero_selfplay::SelfPlayConfig::default();
-        let with = |checks: u64, rate: f64| GenerationSummary {
-            resign_checks: checks,
-            false_resign_rate: Some(rate),
-            ..Default::default()
-        };
-        assert!(!resignation_earned(&sp, &[]));
-        assert!(!resignation_earned(&sp, &[GenerationSummary::default()]));
-        assert!(!resignation_earned(&sp, &[with(10, 0.0)]), "too few checks");
-        assert!(!resignation_earned(&sp, &[with(40, 0.1)]), "too often wrong");
-        assert!(resignation_earned(&sp, &[with(40, 0.05)]));
-        // A generation that resigned checks only a share of its would-be resignations: the ones before count too,
-        // newest first, until there are enough (at most three generations back).
-        assert!(resignation_earned(&sp, &[with(40, 0.0), with(5, 0.0)]));
-        assert!(!resignation_earned(&sp, &[with(40, 0.5), with(5, 0.0)]));
-        assert!(!resignation_earned(
-            &sp,
-            &[with(40, 0.0), with(5, 0.0), with(5, 0.0), with(5, 0.0)]
-        ));
-        let trusting = zero_selfplay::SelfPlayConfig {
-            resign_max_false_rate: 1.0,
-            ..sp
-        };
-        assert!(resignation_earned(&trusting, &[]));
     }
 }
 
