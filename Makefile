@@ -18,6 +18,7 @@ run: setup
 # Formatting, lints, code shape, the advisory check and every test, the slow tier and the Python package's suite
 # included (what CI runs).
 test: setup
+	scripts/setup-slurm.sh
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets --all-features -- -D warnings
 	python3 scripts/check-shape.py

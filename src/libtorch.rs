@@ -142,7 +142,7 @@ pub fn hand_over(args: &[OsString]) -> String {
     };
     if !torch.is_file() {
         return format!(
-            "{} is missing: every command but perft, moves, show, actions, games, replay and report runs in {TORCH_BINARY}, which \
+            "{} is missing: every command but perft, moves, show, actions, games, replay, report and status runs in {TORCH_BINARY}, which \
              is installed beside zero",
             torch.display()
         );

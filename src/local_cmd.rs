@@ -1,8 +1,8 @@
 //! The commands that need no libtorch: the rules (`perft`, `moves`, `show`, `actions`), game records (`games`,
-//! `replay`) and a run's report. `zero` (src/main.rs) runs them itself; `zero-torch` lists them among its own
+//! `replay`), a run's report and status. `zero` (src/main.rs) runs them itself; `zero-torch` lists them among its own
 //! (flattened into its command enum), so there is one definition of each.
 
-use crate::{games_cmd, replay_cmd, report_cmd, rules_cmd};
+use crate::{games_cmd, replay_cmd, report_cmd, rules_cmd, status_cmd};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -21,12 +21,16 @@ pub enum LocalCommand {
     Replay(replay_cmd::ReplayArgs),
     /// Draw a run's plots and HTML page into RUN_DIR/report/.
     Report(report_cmd::ReportArgs),
+    /// Where a run stands: generation, phase, self-play by producer, followers and their jobs, speed, ratings.
+    Status(status_cmd::StatusArgs),
 }
 
 impl LocalCommand {
     /// The names of these commands on the command line (what `zero` looks for; zero-torch runs every command).
     #[allow(dead_code)]
-    pub const NAMES: [&'static str; 7] = ["perft", "moves", "show", "actions", "games", "replay", "report"];
+    pub const NAMES: [&'static str; 8] = [
+        "perft", "moves", "show", "actions", "games", "replay", "report", "status",
+    ];
 
     pub fn run(self) -> anyhow::Result<()> {
         match self {
@@ -37,6 +41,7 @@ impl LocalCommand {
             LocalCommand::Games(args) => games_cmd::export(args),
             LocalCommand::Replay(args) => replay_cmd::replay_file(args),
             LocalCommand::Report(args) => report_cmd::report(args),
+            LocalCommand::Status(args) => status_cmd::status(args),
         }
     }
 }

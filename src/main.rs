@@ -1,6 +1,6 @@
 //! `zero`: the command-line program of the zero workbench, and its front door. This binary loads no libtorch: it
 //! answers the commands that need only the rules, records and a run's files itself (`perft`, `moves`, `show`,
-//! `actions`, `games`, `replay`, `report`), and hands every other one, arguments unchanged, to `zero-torch` beside it (`src/torch.rs`, the
+//! `actions`, `games`, `replay`, `report`, `status`), and hands every other one, arguments unchanged, to `zero-torch` beside it (`src/torch.rs`, the
 //! whole program) once it has found the libtorch that binary needs (`libtorch.rs`).
 
 mod games_cmd;
@@ -10,6 +10,7 @@ mod replay_cmd;
 mod report_cmd;
 mod rules_cmd;
 mod signals;
+mod status_cmd;
 
 use clap::Parser;
 use std::ffi::OsString;

@@ -17,6 +17,7 @@ mod runtime;
 mod selfplay_cmd;
 mod shell_cmd;
 mod signals;
+mod status_cmd;
 mod train_cmd;
 
 use clap::{Parser, Subcommand};

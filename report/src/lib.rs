@@ -4,8 +4,10 @@
 //! (DejaVu Sans through ab_glyph), so the report renders on a bare machine. `zero run` refreshes it after each
 //! generation, and with it the run's TensorBoard event file ([`tensorboard`]).
 
+pub mod followers;
 mod plots;
 pub mod run_files;
+pub mod status;
 pub mod summary;
 pub mod tensorboard;
 

@@ -15,6 +15,19 @@ pub fn require_run_dir(root: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Whether a process drives the run in `root` now: holds `run.lock` (a lock probed without waiting).
+pub fn is_driven(root: &Path) -> bool {
+    let Ok(lock) = std::fs::File::open(root.join("run.lock")) else {
+        return false;
+    };
+    match lock.try_lock_shared() {
+        Ok(()) => false,
+        Err(std::fs::TryLockError::WouldBlock) => true,
+        // A file system without locks: take the run as driven, as a follower did before it could tell.
+        Err(std::fs::TryLockError::Error(_)) => true,
+    }
+}
+
 /// The start of the names of generation `generation`'s shards.
 pub fn shard_prefix(generation: u32) -> String {
     format!("g{generation:04}-")

@@ -12,6 +12,8 @@ use zero_search::SearchConfig;
 use zero_selfplay::SelfPlayConfig;
 use zero_train::TrainConfig;
 
+pub use crate::cluster::config::{ClusterConfig, LauncherKind, SlurmConfig};
+
 /// The `[run]` table: how `zero run` alternates self-play, training and evaluation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -152,6 +154,9 @@ pub struct RunConfig {
     /// Self-play: search, workers and records.
     #[serde(default)]
     pub selfplay: SelfPlayConfig,
+    /// Self-play followers the run launches itself, locally or on Slurm.
+    #[serde(default)]
+    pub cluster: ClusterConfig,
 }
 
 impl RunConfig {
@@ -173,6 +178,10 @@ impl RunConfig {
             .validate()
             .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         config.run.validate().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        config
+            .cluster
+            .validate()
+            .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         config.check_rules().map_err(|e| anyhow::anyhow!("{origin}: {e:#}"))?;
         Ok(config)
     }
@@ -205,7 +214,8 @@ impl RunConfig {
 }
 
 /// Keys a run may change when it resumes: how long it goes on, how much each evaluation plays, and the
-/// machine's resources. Every other key shapes the data, networks or ratings the run already made.
+/// machine's resources (every key of `[cluster]` too, [`is_resumable`]). Every other key shapes the data,
+/// networks or ratings the run already made.
 pub const RESUMABLE_KEYS: &[&str] = &[
     "run.generations",
     "run.eval_games",
@@ -224,6 +234,11 @@ pub const RESUMABLE_KEYS: &[&str] = &[
     "train.threads",
     "train.prefetch_batches",
 ];
+
+/// Whether a resumed run may change `key` ([`RESUMABLE_KEYS`], and the followers: `[cluster]`).
+pub fn is_resumable(key: &str) -> bool {
+    RESUMABLE_KEYS.contains(&key) || key.starts_with("cluster.")
+}
 
 impl RunConfig {
     /// The dotted keys whose values differ between two configs (a key set in only one counts).
@@ -320,6 +335,25 @@ impl RunConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bad_cluster_settings_are_refused_by_key() {
+        let cases = [
+            ("cluster.launcher=\"pbs\"", "cluster.launcher"),
+            ("cluster.nodes=3", "cluster.nodes"),
+            ("cluster.slurm.extra_args=[\"--qos low\"]", "one word"),
+            ("cluster.slurm.extra_args=[\"qos\"]", "not an option"),
+            ("cluster.poll_seconds=0", "cluster.poll_seconds"),
+            ("cluster.follower_batch_games=0", "cluster.follower_batch_games"),
+        ];
+        for (set, says) in cases {
+            let err = RunConfig::parse_with_overrides("game = \"bashni\"\n", "test", &[set.to_string()]).unwrap_err();
+            assert!(format!("{err:#}").contains(says), "{set}: {err:#}");
+        }
+        let ok = RunConfig::parse_with_overrides("game = \"bashni\"\n", "test", &["cluster.launcher=\"slurm\"".into()]);
+        assert_eq!(ok.unwrap().cluster.launcher, LauncherKind::Slurm);
+        assert!(is_resumable("cluster.followers") && !is_resumable("selfplay.seed"));
+    }
 
     #[test]
     fn unknown_keys_and_wrong_types_name_the_full_path() {

@@ -128,15 +128,7 @@ impl RunDir {
     /// Whether a process drives the run in `root` now (holds its lock). Asked by followers; the answer is taken
     /// with a shared lock held for a moment.
     pub fn is_driven(root: &Path) -> bool {
-        let Ok(lock) = std::fs::File::open(root.join("run.lock")) else {
-            return false;
-        };
-        match lock.try_lock_shared() {
-            Ok(()) => false,
-            Err(std::fs::TryLockError::WouldBlock) => true,
-            // A file system without locks: take the run as driven, as the follower did before it could tell.
-            Err(std::fs::TryLockError::Error(_)) => true,
-        }
+        zero_report::run_files::is_driven(root)
     }
 
     /// Removes what a killed process left half-written: abandoned temporaries everywhere (a live follower's are

@@ -12,6 +12,7 @@ use anyhow::Result;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use zero_games::Registered;
+use zero_report::followers::{FollowerState, Heartbeat, unix_now, write_heartbeat};
 
 /// How a follower plays: its workers and seed (default: the run's), and games per batch between looks at the
 /// run's newest network.
@@ -40,12 +41,14 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
     // This follower's own token: its games and shard names differ from every other follower's, even one with
     // the same PID on the same host name (containers).
     let instance = zero_games::files::unique_token();
+    let mut pulse = Pulse::start(run_dir, &host, instance);
     for round in 0u64.. {
         let mut state = RunDir::read_state(run_dir)?;
         if !RunDir::is_driven(run_dir) && state.generation < config.run.generations {
             let driven = wait_until_driven(run_dir, options.wait_for_run);
             state = RunDir::read_state(run_dir)?;
             if !driven && state.generation < config.run.generations {
+                pulse.say(FollowerState::Stopped);
                 crate::log::say(format!(
                     "zero selfplay: no process has driven {} for {} s: stopping (start the run again, then its followers)",
                     run_dir.display(),
@@ -55,6 +58,7 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
             }
         }
         if state.generation >= config.run.generations {
+            pulse.say(FollowerState::Finished);
             crate::log::say(format!(
                 "zero selfplay: {} has finished its {} generations",
                 run_dir.display(),
@@ -91,6 +95,7 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
             run: &run_name,
         };
         let (stats, secs) = play_games::<G>(&rules, job)?;
+        pulse.played(generation, stats.games, stats.positions);
         crate::log::say(format!(
             "zero selfplay: {} games of generation {generation} with network {network} into {} ({:.0} positions/s)",
             stats.games,
@@ -99,6 +104,66 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
         ));
     }
     Ok(())
+}
+
+/// This follower's heartbeat (`followers/ID.json`, docs/cluster.md), written at start, after each batch and when
+/// it stops.
+struct Pulse<'a> {
+    run_dir: &'a Path,
+    beat: Heartbeat,
+}
+
+impl<'a> Pulse<'a> {
+    fn start(run_dir: &'a Path, host: &str, instance: u64) -> Pulse<'a> {
+        let mut pulse = Pulse {
+            run_dir,
+            beat: Heartbeat {
+                id: follower_id(host, instance),
+                host: host.to_string(),
+                pid: std::process::id(),
+                started_unix: unix_now(),
+                last_unix: unix_now(),
+                generation: 0,
+                games: 0,
+                positions: 0,
+                state: FollowerState::Running,
+            },
+        };
+        pulse.say(FollowerState::Running);
+        pulse
+    }
+
+    fn played(&mut self, generation: u32, games: u64, positions: u64) {
+        self.beat.generation = generation;
+        self.beat.games += games;
+        self.beat.positions += positions;
+        self.say(FollowerState::Running);
+    }
+
+    fn say(&mut self, state: FollowerState) {
+        self.beat.state = state;
+        self.beat.last_unix = unix_now();
+        // A heartbeat that cannot be written costs the run its view of this follower, not its games.
+        if let Err(e) = write_heartbeat(self.run_dir, &self.beat) {
+            tracing::warn!("follower {}: heartbeat not written: {e}", self.beat.id);
+        }
+    }
+}
+
+/// The id this follower writes its heartbeat under: the launcher's (`ZERO_FOLLOWER_ID`, set by `zero run`'s
+/// local launcher and its Slurm batch script) or `HOST-PID-TOKEN`, made safe as a file name.
+fn follower_id(host: &str, instance: u64) -> String {
+    let id = std::env::var("ZERO_FOLLOWER_ID")
+        .unwrap_or_else(|_| format!("{host}-{}-{:08x}", std::process::id(), instance as u32));
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// Waits up to `patience` for a process to drive the run; whether one does. A follower whose run has stopped

@@ -19,6 +19,7 @@
 //! [`report`] reads only the records. See `docs/run.md`.
 
 pub mod check;
+pub mod cluster;
 pub mod config;
 pub mod dir;
 pub mod evaluate;

@@ -5,7 +5,7 @@
 //! [`crate::dir`]); a run killed at any moment resumes where it stopped when `zero run` is given the same
 //! directory.
 
-use crate::config::{RESUMABLE_KEYS, RunConfig};
+use crate::config::{RESUMABLE_KEYS, RunConfig, is_resumable};
 use crate::dir::{GenerationGames, Phase, RunDir, RunState, shard_prefix};
 use crate::log::say;
 use crate::play::{PlayJob, play_games};
@@ -66,7 +66,11 @@ pub fn run(args: RunRequest) -> Result<()> {
         let version = format!("{}\n", args.version.trim_end());
         zero_games::files::write_atomically(&dir.root().join("version.txt"), version.as_bytes())?;
     }
-    with_game!(config.game, G => run_loop::<G>(&config, &dir))
+    // The followers of `[cluster]` play beside the run while it is driven, and stop with it.
+    let followers = crate::cluster::Followers::start(&config.cluster, dir.root())?;
+    let result = with_game!(config.game, G => run_loop::<G>(&config, &dir));
+    let watched = followers.finish();
+    result.and(watched)
 }
 
 /// The config and directory of an invocation.
@@ -108,17 +112,15 @@ fn resolve(args: &RunRequest) -> Result<Resolved> {
             None => RunConfig::parse_with_overrides(&existing.to_toml(), &recorded.display().to_string(), &args.set)?,
         };
         let changed = existing.differing_keys(&wanted);
-        let fixed: Vec<&String> = changed
-            .iter()
-            .filter(|k| !RESUMABLE_KEYS.contains(&k.as_str()))
-            .collect();
+        let fixed: Vec<&String> = changed.iter().filter(|k| !is_resumable(k)).collect();
         if !fixed.is_empty() {
+            let may_change = format!("{} and cluster.*", RESUMABLE_KEYS.join(", "));
             bail!(
                 "{} already holds a run made with a different config ({} differ; a resumed run may change only {}); \
                  resume it with `zero run --run-dir {}`, or choose another --run-dir",
                 run_dir.display(),
                 fixed.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", "),
-                RESUMABLE_KEYS.join(", "),
+                may_change,
                 run_dir.display()
             );
         }

@@ -1,0 +1,333 @@
+//! Followers that `zero run` launches itself (`[cluster]`), for real: local processes, and a Slurm job array on
+//! a single-node Slurm cluster that the test starts (munged, slurmctld, slurmd) in a temporary directory. A
+//! follower killed mid-generation is started again, a killed run adopts its live followers when it resumes,
+//! every finished game is counted once, and nothing is left running or queued.
+
+mod support;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use support::{scratch, text};
+use zero_report::followers::{LaunchRecord, read_heartbeats, read_launch_record};
+
+/// A short Bagh Chal run with two followers, watched closely.
+fn run_command(run_dir: &Path, launcher: &str, generations: u32) -> Command {
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/baghchal-quick.toml");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_zero"));
+    command.arg("run").arg(config).arg("--run-dir").arg(run_dir);
+    let settings = [
+        format!("run.generations={generations}"),
+        "run.games_per_generation=24".to_string(),
+        "run.eval_games=2".to_string(),
+        "run.eval_openings=2".to_string(),
+        "run.eval_equal_time_ms=0".to_string(),
+        "selfplay.games_in_flight=4".to_string(),
+        "selfplay.workers=1".to_string(),
+        format!("cluster.launcher=\"{launcher}\""),
+        "cluster.followers=2".to_string(),
+        "cluster.follower_workers=1".to_string(),
+        "cluster.follower_batch_games=4".to_string(),
+        "cluster.poll_seconds=0.3".to_string(),
+        "cluster.restart_backoff_seconds=0.5".to_string(),
+        "cluster.slurm.cpus_per_task=1".to_string(),
+    ];
+    for s in settings {
+        command.args(["--set", &s]);
+    }
+    command
+}
+
+/// Waits up to `limit` for `done` to hold; panics naming `what` otherwise.
+fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < deadline, "waited {limit:?} for {what}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn record(run_dir: &Path) -> LaunchRecord {
+    read_launch_record(run_dir).ok().flatten().unwrap_or_default()
+}
+
+/// The followers of `run_dir` that are processes on this machine.
+fn follower_processes(run_dir: &Path) -> Vec<u32> {
+    let wanted = run_dir.canonicalize().unwrap_or(run_dir.to_path_buf());
+    let wanted = wanted.as_os_str().as_encoded_bytes().to_vec();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let args = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let args: Vec<&[u8]> = args.split(|b| *b == 0).collect();
+            args.contains(&b"--follow".as_slice()) && args.contains(&wanted.as_slice())
+        })
+        .collect()
+}
+
+/// Every game of the run's shards, by id: none is there twice.
+fn assert_each_game_once(run_dir: &Path) -> usize {
+    let set = zero_data::ShardSet::scan(&run_dir.join("data")).unwrap();
+    let mut seen = HashSet::new();
+    for shard in set.shards() {
+        let (_, games) = zero_data::read_games(&shard.games_path).unwrap();
+        for game in games {
+            assert!(
+                seen.insert(game.game_id.clone()),
+                "game {} is in the data twice",
+                game.game_id
+            );
+        }
+    }
+    seen.len()
+}
+
+/// `zero status --json`: the producers of self-play and the heartbeats.
+fn status(run_dir: &Path) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_zero"))
+        .args(["status", "--json"])
+        .arg(run_dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn producers(status: &serde_json::Value) -> HashSet<String> {
+    let generations = status["selfplay"].as_array().unwrap();
+    generations
+        .iter()
+        .flat_map(|g| g["producers"].as_array().unwrap().iter())
+        .map(|p| p["producer"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn start(command: &mut Command, log: &Path) -> Child {
+    let out = std::fs::File::create(log).unwrap();
+    command.stdout(out.try_clone().unwrap()).stderr(out).spawn().unwrap()
+}
+
+#[test]
+fn local_followers_are_restarted_adopted_by_a_resumed_run_and_stopped() {
+    let tmp = scratch("cluster-local");
+    let run_dir = tmp.path().join("run");
+    let mut run = start(&mut run_command(&run_dir, "local", 4), &tmp.path().join("first.log"));
+    wait_for("two followers' heartbeats", Duration::from_secs(120), || {
+        read_heartbeats(&run_dir).0.len() >= 2 && record(&run_dir).followers.len() == 2
+    });
+    // A follower killed mid-generation is started again, and the restart is counted.
+    let victim = record(&run_dir).followers[0].clone();
+    let pid: i32 = victim.job.parse().unwrap();
+    // SAFETY: kill(2) of a follower process the run started, by the PID it recorded.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+    wait_for("the killed follower's restart", Duration::from_secs(60), || {
+        let f = &record(&run_dir).followers[0];
+        f.restarts == 1 && f.job != victim.job
+    });
+    // The run killed: its followers live on for a while, and the resumed run adopts them.
+    run.kill().unwrap();
+    run.wait().unwrap();
+    let alive: Vec<String> = record(&run_dir).followers.iter().map(|f| f.job.clone()).collect();
+    assert!(
+        !follower_processes(&run_dir).is_empty(),
+        "the followers died with the run"
+    );
+    let resumed = Command::new(env!("CARGO_BIN_EXE_zero"))
+        .arg("run")
+        .arg("--run-dir")
+        .arg(&run_dir)
+        .output()
+        .unwrap();
+    let said = text(&resumed.stdout);
+    assert!(resumed.status.success(), "{said}\n{}", text(&resumed.stderr));
+    assert!(
+        alive
+            .iter()
+            .any(|job| said.contains(&format!("followers: adopted {job} "))),
+        "no follower of {alive:?} adopted:\n{said}"
+    );
+    // Nothing left running; every game counted once; the status names the run and its followers.
+    wait_for("the followers to stop", Duration::from_secs(15), || {
+        follower_processes(&run_dir).is_empty()
+    });
+    assert!(
+        record(&run_dir).followers.iter().all(|f| f.state != "running"),
+        "{:?}",
+        record(&run_dir)
+    );
+    let games = assert_each_game_once(&run_dir);
+    let status = status(&run_dir);
+    let producers = producers(&status);
+    // The killed follower may have died before its first game; its successor and the other follower played.
+    let followers = producers.iter().filter(|p| p.starts_with("follow-")).count();
+    assert!(producers.contains("run") && followers >= 2, "{producers:?}");
+    let counted: u64 = status["selfplay"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["producers"].as_array().unwrap().iter())
+        .map(|p| p["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted as usize, games);
+    assert_eq!(status["driven"], false);
+    assert!(status["followers"].as_array().unwrap().len() >= 3);
+}
+
+/// A single-node Slurm cluster in a temporary directory, stopped when dropped.
+struct SlurmCluster {
+    dir: PathBuf,
+    conf: PathBuf,
+}
+
+const SLURM_PROGRAMS: [&str; 7] = ["munged", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "sinfo"];
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
+fn checked(command: &mut Command, what: &str) {
+    let out = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        out.status.success(),
+        "{what}: {}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+impl SlurmCluster {
+    fn start(dir: &Path) -> SlurmCluster {
+        let missing: Vec<&str> = SLURM_PROGRAMS.iter().copied().filter(|p| !on_path(p)).collect();
+        assert!(
+            missing.is_empty(),
+            "Slurm is not installed here (missing {}): scripts/setup-slurm.sh installs the Debian packages slurm-wlm \
+             and munge, which needs apt-get and root; this test is never skipped",
+            missing.join(", ")
+        );
+        let dir = dir.to_path_buf();
+        for sub in ["munge", "state", "spool", "log"] {
+            std::fs::create_dir_all(dir.join(sub)).unwrap();
+        }
+        use std::os::unix::fs::PermissionsExt;
+        let key = dir.join("munge/munge.key");
+        std::fs::write(&key, (0..1024).map(|i| (i * 7 + 13) as u8).collect::<Vec<u8>>()).unwrap();
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o400)).unwrap();
+        std::fs::set_permissions(dir.join("munge"), std::fs::Permissions::from_mode(0o711)).unwrap();
+        let munge = |name: &str| dir.join("munge").join(name);
+        checked(
+            Command::new("munged")
+                .arg("--force")
+                .arg(format!("--key-file={}", key.display()))
+                .arg(format!("--socket={}", munge("sock").display()))
+                .arg(format!("--pid-file={}", munge("pid").display()))
+                .arg(format!("--log-file={}", munge("log").display()))
+                .arg(format!("--seed-file={}", munge("seed").display())),
+            "starting munged",
+        );
+        let cluster = SlurmCluster {
+            conf: dir.join("slurm.conf"),
+            dir,
+        };
+        cluster.write_conf();
+        for daemon in ["slurmctld", "slurmd"] {
+            checked(
+                Command::new(daemon).arg("-f").arg(&cluster.conf),
+                &format!("starting {daemon}"),
+            );
+        }
+        wait_for("the Slurm node to be idle", Duration::from_secs(90), || {
+            let out = cluster.command("sinfo").args(["-h", "-o", "%t"]).output().unwrap();
+            text(&out.stdout).trim() == "idle"
+        });
+        cluster
+    }
+
+    fn write_conf(&self) {
+        let host = text(&Command::new("hostname").arg("-s").output().unwrap().stdout)
+            .trim()
+            .to_string();
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let d = self.dir.display();
+        let conf = format!(
+            "ClusterName=zerotest\nSlurmctldHost={host}\nAuthType=auth/munge\nCredType=cred/munge\n\
+             AuthInfo=socket={d}/munge/sock\nSlurmUser=root\nSlurmdUser=root\nSlurmctldPort=26817\nSlurmdPort=26818\n\
+             StateSaveLocation={d}/state\nSlurmdSpoolDir={d}/spool\nSlurmctldPidFile={d}/slurmctld.pid\n\
+             SlurmdPidFile={d}/slurmd.pid\nSlurmctldLogFile={d}/log/slurmctld.log\nSlurmdLogFile={d}/log/slurmd.log\n\
+             ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\nSchedulerType=sched/builtin\n\
+             SelectType=select/cons_tres\nSelectTypeParameters=CR_Core\nReturnToService=2\nMpiDefault=none\n\
+             JobCompType=jobcomp/none\nAccountingStorageType=accounting_storage/none\n\
+             NodeName={host} CPUs={cpus} RealMemory=2000 State=UNKNOWN\n\
+             PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES\n"
+        );
+        std::fs::write(&self.conf, conf).unwrap();
+    }
+
+    /// A Slurm command of this cluster.
+    fn command(&self, program: &str) -> Command {
+        let mut command = Command::new(program);
+        command.env("SLURM_CONF", &self.conf).stdin(Stdio::null());
+        command
+    }
+
+    fn queue(&self) -> String {
+        text(
+            &self
+                .command("squeue")
+                .args(["-h", "-r", "-o", "%i %T"])
+                .output()
+                .unwrap()
+                .stdout,
+        )
+    }
+}
+
+impl Drop for SlurmCluster {
+    fn drop(&mut self) {
+        let _ = self.command("scancel").arg("--user=root").output();
+        for pid_file in ["slurmd.pid", "slurmctld.pid", "munge/pid"] {
+            if let Ok(pid) = std::fs::read_to_string(self.dir.join(pid_file))
+                && let Ok(pid) = pid.trim().parse::<i32>()
+            {
+                // SAFETY: kill(2) of a daemon this test started, by the PID it wrote.
+                unsafe { libc::kill(pid, libc::SIGTERM) };
+            }
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    }
+}
+
+#[test]
+fn slurm_followers_are_resubmitted_when_cancelled_and_leave_nothing_queued() {
+    let tmp = scratch("cluster-slurm");
+    let cluster = SlurmCluster::start(&tmp.path().join("slurm"));
+    let run_dir = tmp.path().join("run");
+    let mut command = run_command(&run_dir, "slurm", 4);
+    command.env("SLURM_CONF", &cluster.conf);
+    let mut run = start(&mut command, &tmp.path().join("run.log"));
+    wait_for("two Slurm followers' heartbeats", Duration::from_secs(180), || {
+        read_heartbeats(&run_dir).0.len() >= 2
+    });
+    let victim = record(&run_dir).followers[0].clone();
+    assert!(victim.job.contains('_'), "not an array task: {victim:?}");
+    checked(cluster.command("scancel").arg(&victim.job), "scancel");
+    wait_for("the cancelled task's resubmission", Duration::from_secs(90), || {
+        let f = &record(&run_dir).followers[0];
+        f.restarts == 1 && f.job != victim.job
+    });
+    let status = run.wait().unwrap();
+    let log = std::fs::read_to_string(tmp.path().join("run.log")).unwrap();
+    assert!(status.success(), "{log}");
+    assert!(log.contains(&format!("{} (slot 0) failed", victim.job)), "{log}");
+    wait_for("an empty queue", Duration::from_secs(30), || {
+        cluster.queue().trim().is_empty()
+    });
+    assert_each_game_once(&run_dir);
+    let producers = producers(&self::status(&run_dir));
+    assert!(
+        producers.iter().filter(|p| p.starts_with("follow-")).count() >= 2,
+        "{producers:?}"
+    );
+}
