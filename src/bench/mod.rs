@@ -2,6 +2,7 @@
 //! command reports ratios measured within one run, because the machine is shared and noisy.
 
 mod arena;
+mod cluster;
 mod nn;
 mod perft;
 mod selfplay;
@@ -21,6 +22,8 @@ pub struct BenchArgs {
 pub enum BenchCommand {
     /// Games per second of baseline matches and alpha-beta nodes per second, per game.
     Arena(arena::ArenaBenchArgs),
+    /// The run's per-generation bookkeeping over many followers' shards: listing, counting, the replay index.
+    Cluster(cluster::ClusterBenchArgs),
     /// Perft nodes per second for each game's benchmark positions, and instructions per leaf under callgrind.
     Perft(perft::PerftBenchArgs),
     /// The network of a config: evaluations/s and GFLOP/s by batch size beside the matmul ceiling.
@@ -37,6 +40,7 @@ pub enum BenchCommand {
 pub fn run(args: BenchArgs) -> Result<()> {
     match args.what {
         BenchCommand::Arena(a) => arena::run(a),
+        BenchCommand::Cluster(a) => cluster::run(a),
         BenchCommand::Perft(a) => perft::run(a),
         BenchCommand::Nn(a) => nn::run(a),
         BenchCommand::Threads(a) => threads::run(a),
