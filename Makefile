@@ -12,7 +12,7 @@ python: setup
 
 # The main job on its embedded default: a short real training run (configs/bashni-quick.toml) in runs/.
 run: setup
-	$(CARGO) build --release --bin zero
+	$(CARGO) build --release --bin zero --bin zero-torch
 	target/release/zero run
 
 # Formatting, lints, code shape, the advisory check and every test, the slow tier and the Python package's suite

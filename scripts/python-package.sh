@@ -37,7 +37,7 @@ echo "python-package.sh: installed $(basename "$wheel") into $(dirname "$venv_bi
 
 if [[ "$test" == 1 ]]; then
     zero_bin="$repo/target/debug/zero"
-    [[ -x "$zero_bin" ]] || (cd "$repo" && cargo build --workspace --all-features --bin zero)
+    [[ -x "$zero_bin" ]] || (cd "$repo" && cargo build --workspace --all-features --bin zero --bin zero-torch)
     # From the repository root, so that python/zero (the sources without the extension) is not on the path.
     cd "$repo"
     ZERO_BIN="$zero_bin" "$python" -m pytest -q -p no:cacheprovider python/tests
