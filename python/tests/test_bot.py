@@ -12,7 +12,7 @@ import pytest
 import zero
 
 
-@pytest.mark.parametrize("name", ["bashni", "baghchal", "tours"])
+@pytest.mark.parametrize("name", zero.games())
 def test_analysis_reports_a_legal_move_with_its_visits_policy_and_wdl(name, bundles):
     bot = zero.Bot(bundles[name], sims=24)
     assert bot.game.name == name and bot.default_sims == 24 and bot.level is None

@@ -22,7 +22,7 @@ def stored_rows(run: zero.Run) -> dict[tuple[str, int], dict]:
     return {(r["game_id"], r["step"]): r for r in run.positions(columns).to_pylist()}
 
 
-@pytest.mark.parametrize("name", ["bashni", "baghchal", "tours"])
+@pytest.mark.parametrize("name", zero.games())
 def test_encode_matches_the_planes_self_play_stored(name, run_dirs):
     run = zero.Run(run_dirs[name])
     header = run.header()

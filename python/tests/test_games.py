@@ -22,7 +22,7 @@ def random_game(state: zero.State, rng: random.Random, max_plies: int = 400) -> 
 
 
 def test_every_registered_game_is_listed_and_opens():
-    assert zero.games() == ["bashni", "baghchal", "tours"]
+    assert {"bashni", "baghchal", "tours"} <= set(zero.games())
     for name in zero.games():
         game = zero.Game(name)
         assert game.name == name
@@ -59,7 +59,7 @@ def test_bad_rules_are_refused_by_name(args, message):
         zero.Game(*args)
 
 
-@pytest.mark.parametrize("name", ["bashni", "baghchal", "tours"])
+@pytest.mark.parametrize("name", zero.games())
 def test_random_games_end_with_an_outcome_and_positions_read_back(name):
     game = zero.Game(name)
     rng = random.Random(7)
@@ -79,7 +79,7 @@ def test_random_games_end_with_an_outcome_and_positions_read_back(name):
     assert ended > 0
 
 
-@pytest.mark.parametrize("name", ["bashni", "baghchal", "tours"])
+@pytest.mark.parametrize("name", zero.games())
 def test_a_move_is_its_actions_played_one_by_one(name):
     game = zero.Game(name)
     rng = random.Random(3)
@@ -118,7 +118,7 @@ def test_copies_are_independent():
         assert twin.position != state.position and state.ply == 0
 
 
-@pytest.mark.parametrize("name", ["bashni", "baghchal", "tours"])
+@pytest.mark.parametrize("name", zero.games())
 def test_symmetries_map_legal_actions_onto_legal_actions(name):
     game = zero.Game(name)
     rng = random.Random(11)
@@ -132,7 +132,7 @@ def test_symmetries_map_legal_actions_onto_legal_actions(name):
         game.new_state().transformed(game.num_symmetries)
 
 
-@pytest.mark.parametrize("name", ["bashni", "baghchal", "tours"])
+@pytest.mark.parametrize("name", zero.games())
 def test_encoding_has_the_games_shape_and_policy_indices_fit_the_action_space(name):
     game = zero.Game(name)
     state = game.new_state()
