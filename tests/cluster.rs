@@ -176,6 +176,41 @@ fn local_followers_are_restarted_adopted_by_a_resumed_run_and_stopped() {
     assert!(status["followers"].as_array().unwrap().len() >= 3);
 }
 
+#[test]
+fn an_interrupted_run_cancels_its_followers_before_it_exits() {
+    let tmp = scratch("cluster-interrupt");
+    let run_dir = tmp.path().join("run");
+    let mut run = start(&mut run_command(&run_dir, "local", 50), &tmp.path().join("run.log"));
+    wait_for("two followers' heartbeats", Duration::from_secs(120), || {
+        read_heartbeats(&run_dir).0.len() >= 2
+    });
+    let pid = run.id() as i32;
+    // SAFETY: kill(2) of the run this test started.
+    unsafe { libc::kill(pid, libc::SIGTERM) };
+    let started = Instant::now();
+    let status = run.wait().unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "the run took {:?} to stop",
+        started.elapsed()
+    );
+    assert_eq!(
+        status.code(),
+        Some(130),
+        "{}",
+        std::fs::read_to_string(tmp.path().join("run.log")).unwrap()
+    );
+    assert!(
+        follower_processes(&run_dir).is_empty(),
+        "followers outlived the interrupted run"
+    );
+    assert!(
+        record(&run_dir).followers.iter().all(|f| f.state == "cancelled"),
+        "{:?}",
+        record(&run_dir)
+    );
+}
+
 /// A single-node Slurm cluster in a temporary directory, stopped when dropped.
 struct SlurmCluster {
     dir: PathBuf,

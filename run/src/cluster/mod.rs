@@ -111,9 +111,14 @@ impl Followers {
         watch.adopt(previous)?;
         let stop = Arc::new(AtomicBool::new(false));
         let stopping = stop.clone();
+        // An interrupted run cancels its followers before it exits (rather than leave Slurm jobs to notice later).
+        let interrupted = Arc::new(AtomicBool::new(false));
+        for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+            signal_hook::flag::register(signal, interrupted.clone())?;
+        }
         let watcher = std::thread::Builder::new()
             .name("followers".to_string())
-            .spawn(move || watch.run(&stopping))?;
+            .spawn(move || watch.run(&stopping, &interrupted))?;
         Ok(Followers {
             stop,
             watcher: Some(watcher),
@@ -198,12 +203,18 @@ impl Watch {
         Ok(())
     }
 
-    /// Watches until `stop`, then cancels what is left.
-    fn run(mut self, stop: &AtomicBool) -> Result<()> {
+    /// Watches until `stop`, then cancels what is left. On an interrupt (SIGINT, SIGTERM) it cancels them and
+    /// ends the process as the signal would have (status 130 or 143; every file of the run is written atomically).
+    fn run(mut self, stop: &AtomicBool, interrupted: &AtomicBool) -> Result<()> {
         let poll = Duration::from_secs_f64(self.config.poll_seconds);
         let mut outcome = Ok(());
         let mut next = Instant::now() + poll;
         while !stop.load(Ordering::SeqCst) {
+            if interrupted.load(Ordering::SeqCst) {
+                crate::log::say("followers: interrupted: cancelling them, then stopping");
+                let _ = self.cancel_all();
+                std::process::exit(130);
+            }
             std::thread::sleep(Duration::from_millis(100).min(poll));
             if Instant::now() < next {
                 continue;
