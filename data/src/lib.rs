@@ -25,7 +25,9 @@ mod writer;
 pub use digest::DATA_SHA256_KEY;
 pub use error::DataError;
 pub use merge::{MERGED_FROM_KEY, MERGED_SUFFIX, clean_incomplete, merge_shards};
-pub use reader::{READ_BATCH_ROWS, ShardEntry, ShardFile, ShardSet, read_games, read_shard};
+pub use reader::{
+    GameOutcome, READ_BATCH_ROWS, ShardEntry, ShardFile, ShardSet, read_game_outcomes, read_games, read_shard,
+};
 pub use records::{GameRecord, PositionRecord, ShardHeader, dequantize, quantize};
 pub use schema::{
     GAMES_SUFFIX, HEADER_KEY, LEGACY_POSITIONS_SUFFIX, POSITIONS_SUFFIX, ROW_GROUP_ROWS, SCHEMA_VERSION,

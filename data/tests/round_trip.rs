@@ -3,7 +3,7 @@
 mod common;
 
 use common::{game, small_header};
-use zero_data::{DataError, ShardWriter, read_games, read_shard};
+use zero_data::{DataError, GameOutcome, ShardWriter, read_game_outcomes, read_games, read_shard};
 
 #[test]
 fn every_field_round_trips_exactly() {
@@ -35,6 +35,16 @@ fn every_field_round_trips_exactly() {
     let (games_header, read_games) = read_games(&summary.games_path).unwrap();
     assert_eq!(games_header, header);
     assert_eq!(read_games, games);
+    // The outcomes alone, as counting a generation reads them, are the full records' outcomes.
+    let outcomes: Vec<GameOutcome> = games
+        .iter()
+        .map(|g| GameOutcome {
+            winner: g.winner,
+            reason: g.reason.clone(),
+            plies: g.plies,
+        })
+        .collect();
+    assert_eq!(read_game_outcomes(&summary.games_path).unwrap(), outcomes);
 }
 
 #[test]

@@ -280,31 +280,40 @@ impl RunDir {
     /// every session that played them).
     pub fn generation_data(&self, generation: u32) -> Result<GenerationGames> {
         let prefix = shard_prefix(generation);
-        let mut data = GenerationGames::default();
         let dir = self.data_dir();
         let set = ShardSet::scan(&dir).with_context(|| format!("reading {}", dir.display()))?;
         // A positions file without its games file (never written so) is left out, as a games file alone is.
-        for shard in set
+        let shards: Vec<&zero_data::ShardEntry> = set
             .shards()
             .iter()
             .filter(|s| s.name.starts_with(&prefix) && s.games_path.exists())
-        {
-            let (_, records) = zero_data::read_games(&shard.games_path)
-                .with_context(|| format!("reading {}", shard.games_path.display()))?;
-            for game in &records {
-                data.games += 1;
-                data.plies += u64::from(game.plies);
-                data.draws += u64::from(game.winner.is_none());
-                data.first_wins += u64::from(game.winner == Some(0));
-                data.second_wins += u64::from(game.winner == Some(1));
-                data.resignations += u64::from(game.reason == EndReason::Resignation.as_str());
-            }
-            data.positions += zero_data::ShardFile::open(&shard.positions_path)
-                .with_context(|| format!("reading {}", shard.positions_path.display()))?
-                .rows() as u64;
-        }
-        Ok(data)
+            .collect();
+        // Thousands of followers' one-game shards: counted in parallel, each reading only what it counts.
+        use rayon::prelude::*;
+        shards
+            .par_iter()
+            .map(|shard| shard_games(shard))
+            .try_reduce(GenerationGames::default, |a, b| Ok(a.plus(&b)))
     }
+}
+
+/// What one shard holds.
+fn shard_games(shard: &zero_data::ShardEntry) -> Result<GenerationGames> {
+    let mut data = GenerationGames::default();
+    let games = zero_data::read_game_outcomes(&shard.games_path)
+        .with_context(|| format!("reading {}", shard.games_path.display()))?;
+    for game in &games {
+        data.games += 1;
+        data.plies += u64::from(game.plies);
+        data.draws += u64::from(game.winner.is_none());
+        data.first_wins += u64::from(game.winner == Some(0));
+        data.second_wins += u64::from(game.winner == Some(1));
+        data.resignations += u64::from(game.reason == EndReason::Resignation.as_str());
+    }
+    data.positions = zero_data::ShardFile::open(&shard.positions_path)
+        .with_context(|| format!("reading {}", shard.positions_path.display()))?
+        .rows() as u64;
+    Ok(data)
 }
 
 /// The finished self-play games of one generation, as its shards hold them.
@@ -321,6 +330,19 @@ pub struct GenerationGames {
 }
 
 impl GenerationGames {
+    /// The counts of both.
+    fn plus(&self, other: &GenerationGames) -> GenerationGames {
+        GenerationGames {
+            games: self.games + other.games,
+            positions: self.positions + other.positions,
+            plies: self.plies + other.plies,
+            draws: self.draws + other.draws,
+            first_wins: self.first_wins + other.first_wins,
+            second_wins: self.second_wins + other.second_wins,
+            resignations: self.resignations + other.resignations,
+        }
+    }
+
     /// `count` per game: a share of the games, or a mean (0 without games).
     pub fn per_game(&self, count: u64) -> f64 {
         if self.games == 0 {
