@@ -67,5 +67,5 @@ pub enum ArenaError {
     #[error("{0}")]
     Invalid(String),
     #[error(transparent)]
-    Record(#[from] records::ArenaError),
+    Record(#[from] records::MatchRecordError),
 }

@@ -151,6 +151,11 @@ impl<G: Encoding> Bot<G> {
         self.level = Some(level);
     }
 
+    /// The simulations it was made with (`sims` or the bundle's default): the `max` level's budget.
+    pub fn own_simulations(&self) -> u32 {
+        self.own_sims
+    }
+
     /// The level set last, if any.
     pub fn level(&self) -> Option<Level> {
         self.level

@@ -36,6 +36,8 @@ trait AnyBot: Send {
     /// The network alone: priors by action over the whole action space, and the WDL.
     fn evaluate(&mut self, state: &dyn AnyState) -> Result<(Vec<f32>, [f32; 3]), String>;
     fn set_level(&mut self, level: Level);
+    /// The simulations it was made with (`sims` or the bundle's default).
+    fn own_simulations(&self) -> u32;
 }
 
 impl<G: Registered> AnyBot for zero_bot::Bot<G> {
@@ -67,6 +69,10 @@ impl<G: Registered> AnyBot for zero_bot::Bot<G> {
 
     fn set_level(&mut self, level: Level) {
         zero_bot::Bot::set_level(self, level);
+    }
+
+    fn own_simulations(&self) -> u32 {
+        zero_bot::Bot::own_simulations(self)
     }
 }
 
@@ -236,7 +242,7 @@ impl Bot {
             }
             None => None,
         };
-        let default_sims = sims.unwrap_or(bundle.manifest.search.sims).max(1);
+        let default_sims = bot.own_simulations();
         Ok(Bot {
             bot: Mutex::new(bot),
             start,

@@ -171,15 +171,20 @@ impl Game {
     }
 
     fn check_symmetry(&self, sym: usize) -> PyResult<()> {
-        if sym < self.start.symmetries() {
-            Ok(())
-        } else {
-            Err(value_error(format!(
-                "symmetry {sym} does not exist: {} has symmetries 0..{}",
-                self.name(),
-                self.start.symmetries()
-            )))
-        }
+        check_symmetry(self.start.as_ref(), sym)
+    }
+}
+
+/// `sym` names one of the game's symmetries.
+fn check_symmetry(state: &dyn AnyState, sym: usize) -> PyResult<()> {
+    if sym < state.symmetries() {
+        Ok(())
+    } else {
+        Err(value_error(format!(
+            "symmetry {sym} does not exist: {} has symmetries 0..{}",
+            state.kind().name(),
+            state.symmetries()
+        )))
     }
 }
 
@@ -309,7 +314,7 @@ impl State {
 
     /// The position under board symmetry `sym` (0 = identity), history included.
     fn transformed(&self, sym: usize) -> PyResult<State> {
-        self.game().check_symmetry(sym)?;
+        check_symmetry(self.inner.as_ref(), sym)?;
         Ok(State {
             inner: self.inner.transformed(sym),
         })

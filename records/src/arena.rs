@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// A record file that cannot be read or written, or a record that does not replay.
 #[derive(Debug, thiserror::Error)]
-pub enum ArenaError {
+pub enum MatchRecordError {
     #[error("{path}: {source}")]
     Io {
         path: String,
@@ -85,9 +85,10 @@ impl MatchRecord {
 
 /// Replays a record from the start position under its rules: every move must parse and be legal. Returns the
 /// final position and its outcome (the rules' outcome; `None` when the arena ended the game).
-pub fn replay<G: Game>(record: &MatchRecord) -> Result<(G, Option<Outcome>), ArenaError> {
-    let bad =
-        |reason: String| ArenaError::Invalid(format!("replaying {} vs {}: {reason}", record.first, record.second));
+pub fn replay<G: Game>(record: &MatchRecord) -> Result<(G, Option<Outcome>), MatchRecordError> {
+    let bad = |reason: String| {
+        MatchRecordError::Invalid(format!("replaying {} vs {}: {reason}", record.first, record.second))
+    };
     if record.game != G::NAME {
         return Err(bad(format!("record of {}, not {}", record.game, G::NAME)));
     }
@@ -116,8 +117,8 @@ pub fn agrees(record: &MatchRecord, outcome: Option<Outcome>) -> bool {
 }
 
 /// Writes records as JSONL, atomically: a reader (or a run resumed after a kill) sees all of them or none.
-pub fn write_jsonl(path: &Path, records: &[MatchRecord]) -> Result<(), ArenaError> {
-    let io = |source| ArenaError::Io {
+pub fn write_jsonl(path: &Path, records: &[MatchRecord]) -> Result<(), MatchRecordError> {
+    let io = |source| MatchRecordError::Io {
         path: path.display().to_string(),
         source,
     };
@@ -130,8 +131,8 @@ pub fn write_jsonl(path: &Path, records: &[MatchRecord]) -> Result<(), ArenaErro
 }
 
 /// Reads records written by [`write_jsonl`].
-pub fn read_jsonl(path: &Path) -> Result<Vec<MatchRecord>, ArenaError> {
-    let io = |source| ArenaError::Io {
+pub fn read_jsonl(path: &Path) -> Result<Vec<MatchRecord>, MatchRecordError> {
+    let io = |source| MatchRecordError::Io {
         path: path.display().to_string(),
         source,
     };
@@ -142,7 +143,7 @@ pub fn read_jsonl(path: &Path) -> Result<Vec<MatchRecord>, ArenaError> {
         if line.trim().is_empty() {
             continue;
         }
-        records.push(serde_json::from_str(&line).map_err(|e| ArenaError::BadFile {
+        records.push(serde_json::from_str(&line).map_err(|e| MatchRecordError::BadFile {
             path: path.display().to_string(),
             reason: format!("line {}: {e}", i + 1),
         })?);

@@ -6,6 +6,8 @@
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+pub use crate::unix_now;
+
 /// The run directory's folder of heartbeats.
 pub const HEARTBEAT_DIR: &str = "followers";
 /// The run's record of the followers it launched.
@@ -131,14 +133,6 @@ pub fn read_launch_record(run_dir: &Path) -> anyhow::Result<Option<LaunchRecord>
 pub fn write_launch_record(run_dir: &Path, record: &LaunchRecord) -> std::io::Result<()> {
     let text = serde_json::to_string_pretty(record).expect("a launch record serializes");
     zero_games::files::write_atomically(&run_dir.join(LAUNCH_FILE), text.as_bytes())
-}
-
-/// Seconds since the Unix epoch, by this host's clock.
-pub fn unix_now() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0)
 }
 
 #[cfg(test)]

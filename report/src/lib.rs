@@ -17,6 +17,14 @@ use std::path::{Path, PathBuf};
 
 pub use run_files::require_run_dir;
 
+/// Seconds since the Unix epoch, by this host's clock.
+pub fn unix_now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}
+
 /// The files of a report.
 pub struct Report {
     pub html: PathBuf,

@@ -226,13 +226,10 @@ struct MetricsRow<'a> {
 
 impl<'a> MetricsRow<'a> {
     fn now(generation: u32, elapsed_seconds: f64, step: &'a StepMetrics) -> Self {
-        let unix_time = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0.0, |d| d.as_secs_f64());
         Self {
             generation,
             elapsed_seconds,
-            unix_time,
+            unix_time: zero_report::unix_now(),
             step,
         }
     }

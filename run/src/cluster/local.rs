@@ -1,6 +1,6 @@
 //! Followers as processes on this machine.
 
-use super::{FollowerCommand, JobState, Launcher, LauncherKind, heartbeat_verdict};
+use super::{FollowerCommand, JobState, Launcher, heartbeat_verdict};
 use anyhow::{Context, Result};
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
@@ -56,10 +56,6 @@ fn adopted_is_alive(pid: &str, run_dir: &std::path::Path) -> bool {
 }
 
 impl Launcher for LocalLauncher {
-    fn kind(&self) -> LauncherKind {
-        LauncherKind::Local
-    }
-
     fn launch(&mut self, slots: &[u32]) -> Result<Vec<(String, String)>> {
         slots.iter().map(|&slot| self.spawn(slot)).collect()
     }

@@ -32,7 +32,6 @@ pub enum JobState {
 
 /// How followers are started, looked at and cancelled.
 pub trait Launcher: Send {
-    fn kind(&self) -> LauncherKind;
     /// Starts followers in `slots`; returns, for each, its job id and the id it writes its heartbeat under.
     fn launch(&mut self, slots: &[u32]) -> Result<Vec<(String, String)>>;
     /// The state of each follower, by job id.

@@ -2,7 +2,7 @@
 //! task that left the queue ended on purpose only if its heartbeat says so (accounting through `sacct` is not
 //! needed, so clusters without it work too).
 
-use super::{FollowerCommand, JobState, Launcher, LauncherKind, heartbeat_verdict};
+use super::{FollowerCommand, JobState, Launcher, heartbeat_verdict};
 use crate::cluster::config::SlurmConfig;
 use anyhow::{Context, Result, bail};
 use std::collections::HashMap;
@@ -106,10 +106,6 @@ fn parse_squeue(text: &str) -> HashMap<String, String> {
 }
 
 impl Launcher for SlurmLauncher {
-    fn kind(&self) -> LauncherKind {
-        LauncherKind::Slurm
-    }
-
     fn launch(&mut self, slots: &[u32]) -> Result<Vec<(String, String)>> {
         let out = slurm("sbatch", &self.sbatch_args(slots))?;
         // `--parsable` prints `JOBID` or `JOBID;CLUSTER`.
