@@ -48,3 +48,4 @@ def test_encode_matches_the_planes_self_play_stored(name, run_dirs):
                 step += 1
     assert compared == len(rows), f"{len(rows) - compared} stored positions were never reached"
     assert compared >= 2000, f"only {compared} positions"
+    print(f"{name}: {compared} stored positions encoded alike")
