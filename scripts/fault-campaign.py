@@ -29,6 +29,8 @@ import subprocess
 import sys
 import time
 
+import finished_run
+
 SETTINGS = [
     "run.generations=6",
     "run.games_per_generation=40",
@@ -100,25 +102,7 @@ def campaign(args):
         run = start_run(args.zero, config, run_dir, log)
     code = run.wait()
     kill(follower)
-    failures = []
-    if code != 0:
-        failures.append(f"the last run exited {code}")
-    check = subprocess.run([args.zero, "check", run_dir], capture_output=True, text=True)
-    print(check.stdout, end="")
-    if check.returncode != 0:
-        failures.append("zero check found problems")
-    generations = int(SETTINGS[0].split("=")[1])
-    lines = (pathlib.Path(run_dir) / "generations.jsonl").read_text().splitlines()
-    summaries = collections.Counter(json.loads(line)["generation"] for line in lines if line.strip())
-    for g in range(1, generations + 1):
-        if summaries[g] != 1:
-            failures.append(f"generation {g} has {summaries[g]} summaries")
-        if not (pathlib.Path(run_dir) / "checkpoints" / f"gen-{g:04}.safetensors").exists():
-            failures.append(f"generation {g} has no checkpoint")
-    for line in lines:
-        summary = json.loads(line)
-        if summary["games"] < 40:
-            failures.append(f"generation {summary['generation']} holds {summary['games']} games, fewer than 40")
+    failures = finished_run.failures_of(args.zero, run_dir, code, int(SETTINGS[0].split("=")[1]), 40)
     print(f"{kills} kills: " + ", ".join(f"{n} in {phase}" for phase, n in sorted(hits.items())))
     for failure in failures:
         print(f"FAILED: {failure}")

@@ -53,11 +53,11 @@ def zero_check(zero, run_dir):
 
 
 def digests(run_dir):
-    """SHA-256 of every finished file of a run (temporaries, the lock and the report are not what is kept)."""
+    """SHA-256 of every finished file of a run (temporaries, the lease and the report are not what is kept)."""
     out = {}
     for path in sorted(pathlib.Path(run_dir).rglob("*")):
         rel = str(path.relative_to(run_dir))
-        if path.is_file() and ".zero-tmp-" not in rel and not rel.startswith("report") and rel != "run.lock":
+        if path.is_file() and ".zero-tmp-" not in rel and not rel.startswith("report") and not rel.startswith("lease"):
             out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
     return out
 

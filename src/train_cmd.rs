@@ -44,7 +44,7 @@ fn train<G: Encoding>(args: &TrainArgs, config: &RunConfig) -> Result<()> {
     tch::set_num_threads(train.threads);
     let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
     let memory = check_memory::<G>(&train)?;
-    let index = open_window::<G>(&args.data, &rules, &train)?;
+    let index = open_window::<G>(&args.data, &rules, &train, &mut zero_data::FooterCache::default())?;
     let mut trainer = match &args.from {
         Some(from) => Trainer::<G>::resume(train.clone(), &config.network, rules, device, from)?,
         None => Trainer::<G>::new(train.clone(), &config.network, rules, device)?,

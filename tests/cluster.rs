@@ -209,18 +209,32 @@ fn an_interrupted_run_cancels_its_followers_before_it_exits() {
         "{:?}",
         record(&run_dir)
     );
+    // The run and its followers ended between writes: nothing half-written is left for a later session.
+    let temporaries: Vec<PathBuf> = walk(&run_dir)
+        .into_iter()
+        .filter(|p| zero_games::files::is_temporary(p))
+        .collect();
+    assert!(temporaries.is_empty(), "{temporaries:?}");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
 }
 
 /// A single-node Slurm cluster in a temporary directory, stopped when dropped.
 struct SlurmCluster {
     dir: PathBuf,
     conf: PathBuf,
-}
-
-const SLURM_PROGRAMS: [&str; 7] = ["munged", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "sinfo"];
-
-fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }
 
 fn checked(command: &mut Command, what: &str) {
@@ -233,71 +247,22 @@ fn checked(command: &mut Command, what: &str) {
     );
 }
 
-impl SlurmCluster {
-    fn start(dir: &Path) -> SlurmCluster {
-        let missing: Vec<&str> = SLURM_PROGRAMS.iter().copied().filter(|p| !on_path(p)).collect();
-        assert!(
-            missing.is_empty(),
-            "Slurm is not installed here (missing {}): scripts/setup-slurm.sh installs the Debian packages slurm-wlm \
-             and munge, which needs apt-get and root; this test is never skipped",
-            missing.join(", ")
-        );
-        let dir = dir.to_path_buf();
-        for sub in ["munge", "state", "spool", "log"] {
-            std::fs::create_dir_all(dir.join(sub)).unwrap();
-        }
-        use std::os::unix::fs::PermissionsExt;
-        let key = dir.join("munge/munge.key");
-        std::fs::write(&key, (0..1024).map(|i| (i * 7 + 13) as u8).collect::<Vec<u8>>()).unwrap();
-        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o400)).unwrap();
-        std::fs::set_permissions(dir.join("munge"), std::fs::Permissions::from_mode(0o711)).unwrap();
-        let munge = |name: &str| dir.join("munge").join(name);
-        checked(
-            Command::new("munged")
-                .arg("--force")
-                .arg(format!("--key-file={}", key.display()))
-                .arg(format!("--socket={}", munge("sock").display()))
-                .arg(format!("--pid-file={}", munge("pid").display()))
-                .arg(format!("--log-file={}", munge("log").display()))
-                .arg(format!("--seed-file={}", munge("seed").display())),
-            "starting munged",
-        );
-        let cluster = SlurmCluster {
-            conf: dir.join("slurm.conf"),
-            dir,
-        };
-        cluster.write_conf();
-        for daemon in ["slurmctld", "slurmd"] {
-            checked(
-                Command::new(daemon).arg("-f").arg(&cluster.conf),
-                &format!("starting {daemon}"),
-            );
-        }
-        wait_for("the Slurm node to be idle", Duration::from_secs(90), || {
-            let out = cluster.command("sinfo").args(["-h", "-o", "%t"]).output().unwrap();
-            text(&out.stdout).trim() == "idle"
-        });
-        cluster
-    }
+/// `scripts/slurm-local.sh ACTION DIR`.
+fn slurm_local(action: &str, dir: &Path) -> Command {
+    let mut command = Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/slurm-local.sh"));
+    command.arg(action).arg(dir).stdin(Stdio::null());
+    command
+}
 
-    fn write_conf(&self) {
-        let host = text(&Command::new("hostname").arg("-s").output().unwrap().stdout)
-            .trim()
-            .to_string();
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let d = self.dir.display();
-        let conf = format!(
-            "ClusterName=zerotest\nSlurmctldHost={host}\nAuthType=auth/munge\nCredType=cred/munge\n\
-             AuthInfo=socket={d}/munge/sock\nSlurmUser=root\nSlurmdUser=root\nSlurmctldPort=26817\nSlurmdPort=26818\n\
-             StateSaveLocation={d}/state\nSlurmdSpoolDir={d}/spool\nSlurmctldPidFile={d}/slurmctld.pid\n\
-             SlurmdPidFile={d}/slurmd.pid\nSlurmctldLogFile={d}/log/slurmctld.log\nSlurmdLogFile={d}/log/slurmd.log\n\
-             ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\nSchedulerType=sched/builtin\n\
-             SelectType=select/cons_tres\nSelectTypeParameters=CR_Core\nReturnToService=2\nMpiDefault=none\n\
-             JobCompType=jobcomp/none\nAccountingStorageType=accounting_storage/none\n\
-             NodeName={host} CPUs={cpus} RealMemory=2000 State=UNKNOWN\n\
-             PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES\n"
-        );
-        std::fs::write(&self.conf, conf).unwrap();
+impl SlurmCluster {
+    /// Starts the cluster (scripts/slurm-local.sh, which fails saying why where Slurm is not installed: this test
+    /// is never skipped).
+    fn start(dir: &Path) -> SlurmCluster {
+        checked(&mut slurm_local("start", dir), "starting a single-node Slurm cluster");
+        SlurmCluster {
+            conf: dir.join("slurm.conf"),
+            dir: dir.to_path_buf(),
+        }
     }
 
     /// A Slurm command of this cluster.
@@ -321,23 +286,49 @@ impl SlurmCluster {
 
 impl Drop for SlurmCluster {
     fn drop(&mut self) {
-        let _ = self.command("scancel").arg("--user=root").output();
-        for pid_file in ["slurmd.pid", "slurmctld.pid", "munge/pid"] {
-            if let Ok(pid) = std::fs::read_to_string(self.dir.join(pid_file))
-                && let Ok(pid) = pid.trim().parse::<i32>()
-            {
-                // SAFETY: kill(2) of a daemon this test started, by the PID it wrote.
-                unsafe { libc::kill(pid, libc::SIGTERM) };
-            }
-        }
-        std::thread::sleep(Duration::from_secs(1));
+        let _ = slurm_local("stop", &self.dir).output();
     }
+}
+
+/// A run whose set-up cannot work stops with an error naming it before it has played a game.
+fn assert_refused_before_any_game(command: &mut Command, run_dir: &Path, said: &str) {
+    let out = command.output().unwrap();
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success() && stderr.contains(said), "{stderr}");
+    let data = std::fs::read_dir(run_dir.join("data")).map_or(0, |d| d.count());
+    assert_eq!(data, 0, "it played before refusing");
+}
+
+#[test]
+fn a_slurm_run_without_slurms_commands_is_refused_before_any_compute() {
+    let tmp = scratch("cluster-no-slurm");
+    let run_dir = tmp.path().join("run");
+    let empty = tmp.path().join("empty-path");
+    std::fs::create_dir_all(&empty).unwrap();
+    let mut command = run_command(&run_dir, "slurm", 1);
+    command.env("PATH", &empty);
+    assert_refused_before_any_game(
+        &mut command,
+        &run_dir,
+        "this host has no sbatch, squeue, scancel, sinfo on PATH",
+    );
 }
 
 #[test]
 fn slurm_followers_are_resubmitted_when_cancelled_and_leave_nothing_queued() {
     let tmp = scratch("cluster-slurm");
     let cluster = SlurmCluster::start(&tmp.path().join("slurm"));
+    // A partition the cluster does not have is named before any compute.
+    let refused = tmp.path().join("refused");
+    let mut command = run_command(&refused, "slurm", 1);
+    command
+        .env("SLURM_CONF", &cluster.conf)
+        .args(["--set", "cluster.slurm.partition=\"gpu\""]);
+    assert_refused_before_any_game(
+        &mut command,
+        &refused,
+        "cluster.slurm.partition = \"gpu\": this cluster has no such partition (sinfo lists: debug)",
+    );
     let run_dir = tmp.path().join("run");
     let mut command = run_command(&run_dir, "slurm", 4);
     command.env("SLURM_CONF", &cluster.conf);

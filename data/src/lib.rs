@@ -33,5 +33,5 @@ pub use schema::{
     GAMES_SUFFIX, HEADER_KEY, LEGACY_POSITIONS_SUFFIX, POSITIONS_SUFFIX, ROW_GROUP_ROWS, SCHEMA_VERSION,
     SCHEMA_VERSION_KEY, ShardSpec, game_columns, games_schema, header_columns, position_columns, positions_schema,
 };
-pub use window::{Drawn, ReplayConfig, ReplayIndex, SampleStream, ShardSlice, TrainingSample, WindowRule};
+pub use window::{Drawn, FooterCache, ReplayConfig, ReplayIndex, SampleStream, ShardSlice, TrainingSample, WindowRule};
 pub use writer::{ShardSummary, ShardWriter, shard_paths};

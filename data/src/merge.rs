@@ -204,8 +204,9 @@ fn same_run_and_generation(dir: &Path, name: &str, header: &ShardHeader) -> bool
 /// positions file was never renamed into place) and the sources a complete merged shard still has beside it
 /// ([`crate::merge_shards`] killed while deleting them). Returns the removed paths, sorted. Followers may go on
 /// writing meanwhile: their temporaries are locked, and so is a games file until its positions file is in place
-/// ([`remove_if_unheld`]).
-pub fn clean_incomplete(dir: &Path) -> io::Result<Vec<PathBuf>> {
+/// ([`remove_if_unheld`]); a temporary of another host is never touched, nor a games file of a shard that
+/// `others` says another host writes (its writer's lock may not show across machines).
+pub fn clean_incomplete(dir: &Path, others: impl Fn(&str) -> bool) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
@@ -219,7 +220,9 @@ pub fn clean_incomplete(dir: &Path) -> io::Result<Vec<PathBuf>> {
             }
             continue;
         }
-        if let Some(name) = file_name.strip_suffix(GAMES_SUFFIX) {
+        if let Some(name) = file_name.strip_suffix(GAMES_SUFFIX)
+            && !others(name)
+        {
             // Looked for once no writer holds the games file: by then its positions file is there or never comes.
             let positions = shard_paths(dir, name).0;
             if remove_if_unheld(&path, || positions.exists())? {

@@ -1,8 +1,10 @@
 //! The trainer's replay window: which positions it may sample ([`ReplayIndex`]) and a shuffled stream of training
 //! samples over them ([`SampleStream`]) whose memory is bounded by its shuffle buffer, not by the window.
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use arrow_array::RecordBatch;
 use arrow_array::types::{Float32Type, UInt16Type, UInt32Type};
@@ -10,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use crate::error::DataError;
-use crate::reader::{Columns, InputColumn, ListColumn, READ_BATCH_ROWS, ShardFile, ShardSet};
+use crate::reader::{Columns, InputColumn, ListColumn, READ_BATCH_ROWS, ShardEntry, ShardFile, ShardSet};
 use crate::records::{RowValues, ShardHeader};
 use crate::schema::{ShardSpec, position_columns};
 
@@ -113,6 +115,50 @@ fn pieces_of(rows: &Range<usize>, groups: &[Range<usize>]) -> Vec<Range<usize>> 
     }
 }
 
+/// What the replay index needs of a shard's footer.
+#[derive(Clone, Debug)]
+struct Footer {
+    modified: SystemTime,
+    header: ShardHeader,
+    rows: usize,
+    row_groups: Vec<Range<usize>>,
+}
+
+impl Footer {
+    fn of(file: &ShardFile, modified: SystemTime) -> Footer {
+        Footer {
+            modified,
+            header: file.header().clone(),
+            rows: file.rows(),
+            row_groups: file.row_groups(),
+        }
+    }
+}
+
+/// The footers of the shards a replay index was last built over, by path, for
+/// [`ReplayIndex::build_remembering`]. A few hundred bytes a shard.
+#[derive(Debug, Default)]
+pub struct FooterCache {
+    entries: HashMap<PathBuf, Footer>,
+}
+
+impl FooterCache {
+    fn knows(&self, shard: &ShardEntry) -> bool {
+        self.entries
+            .get(&shard.positions_path)
+            .is_some_and(|f| f.modified == shard.modified)
+    }
+
+    /// How many shards it holds.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
 /// The positions inside the window: whole shards taken newest first until the window is covered, the oldest of
 /// them trimmed to its last rows (rows within a shard are in the order games finished).
 #[derive(Clone, Debug)]
@@ -125,32 +171,68 @@ pub struct ReplayIndex {
 }
 
 impl ReplayIndex {
-    /// Opens every shard's footer to count positions (bad or incompatible shards are returned as errors beside the
-    /// index and left out of it), then selects the window.
+    /// Opens every shard's footer (in parallel) to count positions (bad or incompatible shards are returned as
+    /// errors beside the index and left out of it), then selects the window.
     pub fn build(set: &ShardSet, rule: &WindowRule, expected: Option<&ShardSpec>) -> (ReplayIndex, Vec<DataError>) {
+        ReplayIndex::build_remembering(set, rule, expected, &mut FooterCache::default())
+    }
+
+    /// [`ReplayIndex::build`], opening only the shards that `cache` has not seen as they are now (a run indexes
+    /// its window once a generation; a shard once written never changes). `cache` then holds the set's shards.
+    pub fn build_remembering(
+        set: &ShardSet,
+        rule: &WindowRule,
+        expected: Option<&ShardSpec>,
+        cache: &mut FooterCache,
+    ) -> (ReplayIndex, Vec<DataError>) {
         let mut errors = Vec::new();
-        let files: Vec<ShardFile> = set
-            .open_each(expected)
-            .filter_map(|file| file.map_err(|e| errors.push(e)).ok())
+        let new: Vec<&ShardEntry> = set.shards().iter().filter(|s| !cache.knows(s)).collect();
+        // Thousands of followers' one-game shards: their footers are opened in parallel.
+        use rayon::prelude::*;
+        let opened: Vec<Result<Footer, DataError>> = new
+            .par_iter()
+            .map(|s| ShardFile::open_expecting(&s.positions_path, expected).map(|f| Footer::of(&f, s.modified)))
             .collect();
-        let total_positions = files.iter().map(|f| f.rows() as u64).sum();
+        for (shard, footer) in new.into_iter().zip(opened) {
+            match footer {
+                Ok(footer) => {
+                    cache.entries.insert(shard.positions_path.clone(), footer);
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        let present: std::collections::HashSet<&Path> =
+            set.shards().iter().map(|s| s.positions_path.as_path()).collect();
+        cache.entries.retain(|path, _| present.contains(path.as_path()));
+        // Newest first, as the set lists them.
+        let files: Vec<(&Path, &Footer)> = set
+            .shards()
+            .iter()
+            .filter_map(|s| {
+                cache
+                    .entries
+                    .get(&s.positions_path)
+                    .map(|f| (s.positions_path.as_path(), f))
+            })
+            .collect();
+        let total_positions = files.iter().map(|(_, f)| f.rows as u64).sum();
         let window_positions = rule.window_size(total_positions);
         let mut slices = Vec::new();
         let mut covered = 0;
-        for file in files {
+        for (path, file) in files {
             if covered >= window_positions {
                 break;
             }
-            let take = file.rows().min(window_positions - covered);
+            let take = file.rows.min(window_positions - covered);
             if take == 0 {
                 continue;
             }
             covered += take;
-            let rows = file.rows() - take..file.rows();
+            let rows = file.rows - take..file.rows;
             slices.push(ShardSlice {
-                path: file.path().to_path_buf(),
-                header: file.header().clone(),
-                pieces: pieces_of(&rows, &file.row_groups()),
+                path: path.to_path_buf(),
+                header: file.header.clone(),
+                pieces: pieces_of(&rows, &file.row_groups),
                 rows,
             });
         }

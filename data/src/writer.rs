@@ -183,6 +183,8 @@ impl ShardWriter {
             return Err(DataError::AlreadyExists { path: positions_path });
         }
         let (game_rows, position_rows) = (games.rows, positions.rows);
+        // Both halves or neither, even when the process is told to end meanwhile.
+        let _writing = zero_games::files::writing();
         let games_batch = games
             .finish(&header)
             .map_err(|e| DataError::corrupt_data(&games_path, e))?;

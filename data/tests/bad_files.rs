@@ -167,6 +167,10 @@ fn temporaries_and_orphans_are_cleaned_and_never_listed() {
     fs::remove_file(&fresh.positions_path).unwrap();
     let fresh_writer = File::open(&fresh.games_path).unwrap();
     fresh_writer.lock().unwrap();
+    // A games file without positions of a shard that another host writes: its lock would not show here.
+    let remote = write_shard(d, "elsewhere", 2, &[3], 0);
+    fs::remove_file(&remote.positions_path).unwrap();
+    let elsewhere = |name: &str| name.starts_with("elsewhere");
 
     let names: Vec<_> = ShardSet::scan(d)
         .unwrap()
@@ -181,16 +185,20 @@ fn temporaries_and_orphans_are_cleaned_and_never_listed() {
         temporaries[1].clone(),
     ];
     expected.sort();
-    assert_eq!(clean_incomplete(d).unwrap(), expected);
+    assert_eq!(clean_incomplete(d, elsewhere).unwrap(), expected);
     assert!(kept.positions_path.exists() && kept.games_path.exists() && d.join("notes.txt").exists());
     assert!(live.exists() && fresh.games_path.exists());
-    assert_eq!(clean_incomplete(d).unwrap(), Vec::<std::path::PathBuf>::new());
+    assert_eq!(
+        clean_incomplete(d, elsewhere).unwrap(),
+        Vec::<std::path::PathBuf>::new()
+    );
     // Once their writers are gone, the temporary goes too, and so does the games file left without positions.
     drop(writer);
     drop(fresh_writer);
     let mut expected = vec![live, fresh.games_path.clone()];
     expected.sort();
-    assert_eq!(clean_incomplete(d).unwrap(), expected);
+    assert_eq!(clean_incomplete(d, elsewhere).unwrap(), expected);
+    assert!(remote.games_path.exists(), "left to its own host");
 }
 
 #[test]

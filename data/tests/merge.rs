@@ -83,7 +83,7 @@ fn sources_left_by_a_merge_killed_while_deleting_them_are_removed_on_cleaning() 
     fs::copy(keep.path().join("c.games.parquet"), dir.path().join("c.games.parquet")).unwrap();
     write_shard(dir.path(), "unrelated", 9, &[3], 0);
 
-    let removed = clean_incomplete(dir.path()).unwrap();
+    let removed = clean_incomplete(dir.path(), |_| false).unwrap();
     let removed: Vec<_> = removed
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
@@ -116,7 +116,7 @@ fn sources_left_by_a_merge_killed_while_deleting_them_are_removed_on_cleaning() 
         .unwrap()
         .set_len(len / 2)
         .unwrap();
-    assert!(clean_incomplete(dir.path()).unwrap().is_empty());
+    assert!(clean_incomplete(dir.path(), |_| false).unwrap().is_empty());
     assert!(dir.path().join("b.positions.parquet").exists());
 }
 
@@ -195,7 +195,7 @@ fn a_merged_shard_deletes_only_sources_of_its_own_run_and_generation() {
         writer.add_game(&game, &positions).unwrap();
         writer.finish().unwrap();
     }
-    assert!(clean_incomplete(dir.path()).unwrap().is_empty());
+    assert!(clean_incomplete(dir.path(), |_| false).unwrap().is_empty());
     assert_eq!(
         files_in(dir.path()),
         [
@@ -220,7 +220,7 @@ fn shards_named_before_the_positions_suffix_are_read_cleaned_and_merged_like_new
     assert_eq!(set.len(), 3, "the old name is listed with the new ones");
     assert_eq!(read_shard(&shard_paths(dir.path(), "a").0).unwrap().1.len(), 10);
     assert!(
-        clean_incomplete(dir.path()).unwrap().is_empty(),
+        clean_incomplete(dir.path(), |_| false).unwrap().is_empty(),
         "an old shard's games file is no orphan"
     );
 

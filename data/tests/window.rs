@@ -8,7 +8,7 @@ use std::fs::{self, File};
 use std::path::Path;
 
 use common::write_shard;
-use zero_data::{DataError, ReplayConfig, ReplayIndex, SampleStream, ShardSet, WindowRule, read_shard};
+use zero_data::{DataError, FooterCache, ReplayConfig, ReplayIndex, SampleStream, ShardSet, WindowRule, read_shard};
 
 /// Four shards, oldest to newest: A 15 rows (age 40 s), B 7 (30 s), C 20 (20 s), D 8 (10 s); 50 in all.
 fn four_shards(dir: &Path) {
@@ -59,6 +59,45 @@ fn fixed_window_selects_exactly_the_newest_positions() {
     let (all, _) = ReplayIndex::build(&set, &WindowRule::Fixed { positions: 1000 }, None);
     assert_eq!((all.window_positions(), all.slices().len()), (50, 4));
     assert_eq!(all.slices()[3].rows, 0..15);
+}
+
+#[test]
+fn an_index_built_from_remembered_footers_is_the_index_built_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    four_shards(dir.path());
+    let rule = WindowRule::Fixed { positions: 30 };
+    let mut cache = FooterCache::default();
+    let fresh = |dir: &Path| ReplayIndex::build(&ShardSet::scan(dir).unwrap(), &rule, None).0;
+    let remembered = |dir: &Path, cache: &mut FooterCache| {
+        let (index, errors) = ReplayIndex::build_remembering(&ShardSet::scan(dir).unwrap(), &rule, None, cache);
+        assert!(errors.is_empty());
+        index
+    };
+    let first = remembered(dir.path(), &mut cache);
+    assert_eq!(cache.len(), 4);
+    assert_eq!(first.slices(), fresh(dir.path()).slices());
+
+    // A damaged footer that the cache has already seen as it is now is not opened again ...
+    let a = zero_data::shard_paths(dir.path(), "a").0;
+    let modified = fs::metadata(&a).unwrap().modified().unwrap();
+    fs::write(&a, b"not parquet").unwrap();
+    File::options()
+        .write(true)
+        .open(&a)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    assert_eq!(remembered(dir.path(), &mut cache).slices(), first.slices());
+    // ... but a shard written anew is, and new shards are read and the removed ones forgotten.
+    fs::remove_file(&a).unwrap();
+    fs::remove_file(zero_data::shard_paths(dir.path(), "a").1).unwrap();
+    write_shard(dir.path(), "a", 0, &[10, 5], 41);
+    write_shard(dir.path(), "e", 6, &[3], 5);
+    fs::remove_file(zero_data::shard_paths(dir.path(), "c").0).unwrap();
+    let later = remembered(dir.path(), &mut cache);
+    assert_eq!(cache.len(), 4);
+    assert_eq!(later.slices(), fresh(dir.path()).slices());
+    assert_eq!(later.total_positions(), 33);
 }
 
 #[test]

@@ -1,15 +1,57 @@
 //! The one way zero writes files: to a temporary name beside the target, flushed to disk, then renamed over it.
 //! A process killed at any moment leaves either the old file or the new one, never half of one; leftover
 //! temporaries carry [`TEMP_MARKER`] in their name so that readers skip them and resumes can delete them.
-//! A writer holds an exclusive lock on its temporary until the rename, so that a cleanup by another process
-//! (a run restarting while its followers write into the same directory) can tell a live writer's file from a
-//! dead one's: [`remove_if_abandoned`]. No age or timeout enters it, so a run resumed a moment after a kill
-//! cleans what the killed one left.
+//! A temporary's name carries its writer's host, PID and a random token, and the writer holds an exclusive
+//! lock on it until the rename, so that a cleanup by another process (a run restarting while its followers write
+//! into the same directory) can tell a live writer's file from a dead one's: [`remove_if_abandoned`]. Only the
+//! writer's own host can tell (a lock of another host's process may not be visible over a shared filesystem),
+//! so a cleanup never touches another host's temporaries. No age or timeout enters it, so a run resumed a
+//! moment after a kill cleans what the killed one left.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+/// Writes in progress in this process ([`writing`]), and whether it is ending ([`exit_between_writes`]).
+static WRITES_IN_PROGRESS: AtomicUsize = AtomicUsize::new(0);
+static ENDING: AtomicBool = AtomicBool::new(false);
+
+/// Held while a file, or files that belong together (a shard's two halves), are written: a process that ends on
+/// a signal through [`exit_between_writes`] waits until none is held.
+pub struct Writing(());
+
+/// Marks a write in progress until the returned value is dropped. Once the process is ending, the write never
+/// starts: the calling thread waits for the exit.
+pub fn writing() -> Writing {
+    loop {
+        // Counted first, then the flag read; `exit_between_writes` sets the flag, then reads the count: one of
+        // the two always sees the other.
+        WRITES_IN_PROGRESS.fetch_add(1, Ordering::SeqCst);
+        if !ENDING.load(Ordering::SeqCst) {
+            return Writing(());
+        }
+        WRITES_IN_PROGRESS.fetch_sub(1, Ordering::SeqCst);
+        std::thread::park();
+    }
+}
+
+impl Drop for Writing {
+    fn drop(&mut self) {
+        WRITES_IN_PROGRESS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Ends the process with `code` once no write is in progress (new ones wait), so that a process stopped by a
+/// signal leaves no temporary and no half of a shard behind. Waits at most 30 s for a write that hangs.
+pub fn exit_between_writes(code: i32) -> ! {
+    ENDING.store(true, Ordering::SeqCst);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while WRITES_IN_PROGRESS.load(Ordering::SeqCst) > 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::process::exit(code)
+}
 
 /// Part of the name of every temporary file zero writes.
 pub const TEMP_MARKER: &str = ".zero-tmp-";
@@ -32,16 +74,35 @@ pub fn unique_token() -> u64 {
     hasher.finish()
 }
 
+/// This machine's host name, its letters and digits only (as file names carry it), `host` if it has none.
+pub fn this_host() -> String {
+    let name = fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let name: String = name.trim().chars().filter(char::is_ascii_alphanumeric).collect();
+    if name.is_empty() { "host".to_string() } else { name }
+}
+
 fn temporary_for(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     path.with_file_name(format!(
-        "{name}{TEMP_MARKER}{}-{:016x}",
+        "{name}{TEMP_MARKER}{}-{}-{:016x}",
+        this_host(),
         std::process::id(),
         unique_token()
     ))
+}
+
+/// The host and PID a temporary's name gives (`NAME.zero-tmp-HOST-PID-TOKEN`); none for other names, and for
+/// the temporaries of zero versions that named no host.
+fn temporary_writer(path: &Path) -> Option<(String, u32)> {
+    let name = path.file_name()?.to_str()?;
+    let writer = &name[name.rfind(TEMP_MARKER)? + TEMP_MARKER.len()..];
+    let mut parts = writer.split('-');
+    let (host, pid, token) = (parts.next()?, parts.next()?, parts.next()?);
+    let named = parts.next().is_none() && token.len() == 16 && !host.is_empty();
+    named.then(|| Some((host.to_string(), pid.parse().ok()?))).flatten()
 }
 
 /// Writes the file through `fill`, atomically: `path` appears only once everything was written and synced.
@@ -53,6 +114,7 @@ pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Re
 /// holds it until the other half is in place, so that a cleanup never takes the first half for an orphan
 /// ([`remove_if_unheld`]).
 pub fn write_atomically_held(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<File> {
+    let _writing = writing();
     let (tmp, mut file) = create_locked_temporary(path)?;
     let result = (|| {
         fill(&mut file)?;
@@ -83,8 +145,13 @@ fn create_locked_temporary(path: &Path) -> io::Result<(PathBuf, File)> {
     loop {
         let tmp = temporary_for(path);
         let file = File::create(&tmp)?;
-        // Held until the file is dropped: the mark of a live writer for `remove_if_unheld`.
-        file.lock()?;
+        // Held until the file is dropped: the mark of a live writer for `remove_if_unheld`. A filesystem without
+        // locks leaves the writer's PID in the name as the only mark (see `remove_if_abandoned`).
+        if let Err(e) = file.lock()
+            && !locks_unsupported(&e)
+        {
+            return Err(e);
+        }
         if names_this_file(&tmp, &file)? {
             return Ok((tmp, file));
         }
@@ -107,10 +174,38 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_atomically_with(path, |f| f.write_all(bytes))
 }
 
-/// Removes the temporary `path` if its writer is gone (no process holds its lock). Returns whether it was
-/// removed; a file already gone counts as not removed.
+/// Whether a lock failed because the filesystem has none (an NFS mount without a lock manager).
+fn locks_unsupported(e: &io::Error) -> bool {
+    const ENOLCK: i32 = 37;
+    e.kind() == io::ErrorKind::Unsupported || e.raw_os_error() == Some(ENOLCK)
+}
+
+/// Removes the temporary `path` if its writer is gone: it was written on this host and no process holds its
+/// lock (where the filesystem has no locks: its writer's PID no longer runs here). Another host's temporary is
+/// left to that host. Returns whether it was removed; a file already gone counts as not removed.
 pub fn remove_if_abandoned(path: &Path) -> io::Result<bool> {
-    remove_if_unheld(path, || false)
+    let writer = temporary_writer(path);
+    if writer.as_ref().is_some_and(|(host, _)| *host != this_host()) {
+        return Ok(false);
+    }
+    match remove_if_unheld(path, || false) {
+        Err(e) if locks_unsupported(&e) => {
+            let running = |pid: u32| Path::new(&format!("/proc/{pid}")).exists();
+            if writer.is_some_and(|(_, pid)| !running(pid)) {
+                return remove_unless_gone(path);
+            }
+            Ok(false)
+        }
+        other => other,
+    }
+}
+
+fn remove_unless_gone(path: &Path) -> io::Result<bool> {
+    match fs::remove_file(path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 /// Removes `path` if no process holds its lock and, asked once the lock is taken, `still_needed` says no. A
@@ -132,11 +227,7 @@ pub fn remove_if_unheld(path: &Path, still_needed: impl FnOnce() -> bool) -> io:
     if still_needed() || !names_this_file(path, &file)? {
         return Ok(false);
     }
-    match fs::remove_file(path) {
-        Ok(()) => Ok(true),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(e),
-    }
+    remove_unless_gone(path)
 }
 
 #[cfg(test)]
@@ -171,7 +262,7 @@ mod tests {
     #[test]
     fn only_a_temporary_whose_writer_is_gone_is_removed() {
         let dir = tempfile::tempdir().unwrap();
-        let dead = dir.path().join("a.bin.zero-tmp-1-0");
+        let dead = dir.path().join(format!("a.bin.zero-tmp-{}-1-{:016x}", this_host(), 7));
         fs::write(&dead, b"half").unwrap();
         assert!(remove_if_abandoned(&dead).unwrap(), "no one holds it, however new");
         assert!(!dead.exists());
@@ -180,12 +271,30 @@ mod tests {
         // A live writer's temporary, locked as write_atomically_with locks it (another open file description
         // of the same process conflicts like another process's).
         let live = dir.path().join("b.bin.zero-tmp-1-0");
+        assert_eq!(
+            temporary_writer(&live),
+            None,
+            "a name of older versions, without the host"
+        );
         let writer = File::create(&live).unwrap();
         writer.lock().unwrap();
         assert!(!remove_if_abandoned(&live).unwrap());
         assert!(live.exists());
         drop(writer);
         assert!(remove_if_abandoned(&live).unwrap());
+
+        // Another host's temporary: only that host can tell whether its writer lives.
+        let elsewhere = dir.path().join(format!("c.bin.zero-tmp-{}x-1-{:016x}", this_host(), 7));
+        fs::write(&elsewhere, b"half").unwrap();
+        assert!(!remove_if_abandoned(&elsewhere).unwrap());
+        assert!(elsewhere.exists());
+    }
+
+    #[test]
+    fn a_temporary_names_its_host_and_process() {
+        let tmp = temporary_for(Path::new("/run/data/g0001-a.parquet"));
+        assert_eq!(temporary_writer(&tmp), Some((this_host(), std::process::id())));
+        assert!(this_host().chars().all(|c| c.is_ascii_alphanumeric()));
     }
 
     #[test]

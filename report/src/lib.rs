@@ -5,6 +5,7 @@
 //! generation, and with it the run's TensorBoard event file ([`tensorboard`]).
 
 pub mod followers;
+pub mod lease;
 mod plots;
 pub mod run_files;
 pub mod status;

@@ -15,17 +15,16 @@ pub fn require_run_dir(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Whether a process drives the run in `root` now: holds `run.lock` (a lock probed without waiting).
+/// Whether a process drives the run in `root` now: holds its lease (a holder on another machine is watched for a
+/// moment, until its heartbeat moves; see [`crate::lease`]).
 pub fn is_driven(root: &Path) -> bool {
-    let Ok(lock) = std::fs::File::open(root.join("run.lock")) else {
-        return false;
-    };
-    match lock.try_lock_shared() {
-        Ok(()) => false,
-        Err(std::fs::TryLockError::WouldBlock) => true,
-        // A file system without locks: take the run as driven, as a follower did before it could tell.
-        Err(std::fs::TryLockError::Error(_)) => true,
-    }
+    crate::lease::LeaseWatch::look(root, crate::lease::Timing::default()).is_some()
+}
+
+/// The host a follower's shard name gives (`g0003-follow-HOST-PID-TOKEN-…`), none for the run's own shards.
+pub fn follower_shard_host(shard_name: &str) -> Option<&str> {
+    let follower = shard_name.split_once('-')?.1.strip_prefix("follow-")?;
+    follower.split('-').next().filter(|h| !h.is_empty())
 }
 
 /// The start of the names of generation `generation`'s shards.
@@ -52,4 +51,20 @@ pub fn jsonl_files(dir: &Path) -> Vec<PathBuf> {
     files.retain(|p| p.extension().is_some_and(|e| e == "jsonl") && !zero_games::files::is_temporary(p));
     files.sort();
     files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_follower_shard_names_its_host_and_the_runs_own_do_not() {
+        assert_eq!(
+            follower_shard_host("g0003-follow-node7-4411-0aa1b2c3-00004-00000"),
+            Some("node7")
+        );
+        assert_eq!(follower_shard_host("g0003-000012-00000"), None);
+        assert_eq!(follower_shard_host("g0003-000000-00000-merged"), None);
+        assert_eq!(follower_shard_host("g0003-follow-"), None);
+    }
 }

@@ -3,7 +3,8 @@
 //! last heartbeat, the followers the run launched with their job states, and the latest speed and ratings.
 
 use crate::followers::{Heartbeat, LaunchRecord, read_heartbeats, read_launch_record, unix_now};
-use crate::run_files::{is_driven, require_run_dir};
+use crate::lease::{LeaseWatch, Timing};
+use crate::run_files::require_run_dir;
 use crate::summary::{GenerationSummary, RatingPoint, read_generations};
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -45,8 +46,9 @@ pub struct Status {
     pub generation: u64,
     pub phase: String,
     pub generations_wanted: Option<u64>,
-    /// Whether a process drives the run now (holds its lock).
+    /// Whether a process drives the run now (holds its lease), and which (`pid 123 on node7`).
     pub driven: bool,
+    pub driven_by: Option<String>,
     pub selfplay: Vec<GenerationCount>,
     pub followers: Vec<FollowerStatus>,
     /// The followers `zero run` launched, with their launcher's last word on each.
@@ -140,6 +142,7 @@ pub fn status(run_dir: &Path) -> Result<Status> {
         unreadable.push(format!("{e:#}"));
         None
     });
+    let holder = LeaseWatch::look(run_dir, Timing::default());
     let generations: Vec<GenerationSummary> =
         read_generations(&run_dir.join("generations.jsonl")).unwrap_or_else(|e| {
             unreadable.push(format!("{e:#}"));
@@ -152,7 +155,8 @@ pub fn status(run_dir: &Path) -> Result<Status> {
         generation: state["generation"].as_u64().unwrap_or(0),
         phase: state["phase"].as_str().unwrap_or("not started").to_string(),
         generations_wanted,
-        driven: is_driven(run_dir),
+        driven: holder.is_some(),
+        driven_by: holder.map(|h| h.holder()),
         selfplay: count_selfplay(&run_dir.join("data"), &mut unreadable),
         followers,
         launched,
@@ -189,10 +193,9 @@ pub fn describe(status: &Status) -> String {
         .generations_wanted
         .map(|g| format!(" of {g}"))
         .unwrap_or_default();
-    let driven = if status.driven {
-        "driven now"
-    } else {
-        "not driven (no process holds its lock)"
+    let driven = match &status.driven_by {
+        Some(holder) => format!("driven now by {holder}"),
+        None => "not driven (no process holds its lease)".to_string(),
     };
     let _ = writeln!(
         out,

@@ -5,7 +5,8 @@
 //! RUN_DIR/
 //!   config.toml        the resolved config (every default written out)
 //!   version.txt        the zero version and git revision that made the run
-//!   run.lock           held (flock) by the process driving the run; names it
+//!   lease/             the lease of the process driving the run (zero_report::lease): NNNNNNNN.json, renewed
+//!                      every second; another process takes the run over only once it is released or dead
 //!   state.json         the next generation and phase (written atomically after each phase)
 //!   data/              self-play shards: g0003-….parquet (+ .games.parquet), one finished game per shard while
 //!                      the generation plays, merged into one g0003-…-merged shard once it is finished
@@ -23,12 +24,15 @@
 use crate::summary::GenerationSummary;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use zero_data::ShardSet;
+use std::sync::Mutex;
+use std::time::SystemTime;
+use zero_data::{FooterCache, ShardSet};
 use zero_games::EndReason;
+use zero_report::lease::{Lease, LeaseRecord, Timing};
 
 /// What a run is doing; `state.json` records the next phase to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,69 +76,63 @@ impl Default for RunState {
 
 pub struct RunDir {
     root: PathBuf,
-    /// Held for the life of the process: the OS releases the lock when it dies, even by kill -9.
-    _lock: File,
-}
-
-/// Takes the run's lock, trying a few times over a quarter of a second: a follower asking whether the run is
-/// driven ([`RunDir::is_driven`]) holds it shared for a moment, which must not make a starting run give up.
-fn lock_with_retries(lock: &std::fs::File) -> bool {
-    for attempt in 0..5 {
-        if lock.try_lock().is_ok() {
-            return true;
-        }
-        if attempt < 4 {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-    }
-    false
+    /// Held and renewed for the life of this value; released when it is dropped. A process killed with it is
+    /// known dead on this machine at once, and elsewhere once its beat has stood still (see `zero_report::lease`).
+    lease: Lease,
+    /// What each shard of the generation last counted holds, by name and modification time: a generation's
+    /// shards are counted again as it goes on (thousands of followers' one-game shards), and a shard once
+    /// written never changes.
+    counted: Mutex<HashMap<String, (SystemTime, GenerationGames)>>,
+    /// The footers the replay window was last built over: each generation's training opens only the new shards.
+    footers: Mutex<FooterCache>,
 }
 
 impl RunDir {
-    /// Opens (creating if needed) and locks a run directory; fails with the holder's name when another process
-    /// drives it.
+    /// Opens (creating if needed) a run directory and takes its lease; fails with the holder's name when another
+    /// process drives it.
     pub fn open(root: &Path) -> Result<RunDir> {
         for sub in ["data", "checkpoints", "games", "equal-time", "report"] {
             std::fs::create_dir_all(root.join(sub))
                 .with_context(|| format!("creating {}", root.join(sub).display()))?;
         }
-        let lock_path = root.join("run.lock");
-        let mut lock = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&lock_path)
-            .with_context(|| format!("opening {}", lock_path.display()))?;
-        if !lock_with_retries(&lock) {
-            let holder = std::fs::read_to_string(&lock_path).unwrap_or_default();
-            bail!(
-                "run directory {} is in use by another process ({}); stop it first, or use another --run-dir",
-                root.display(),
-                holder.trim()
-            );
-        }
-        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
-        lock.set_len(0)?;
-        writeln!(lock, "pid {} on {}", std::process::id(), host.trim())?;
+        let lease = Lease::acquire_as(root, LeaseRecord::for_this_process(), Timing::default(), |holder| {
+            tracing::info!(
+                "zero run: {} holds the run's lease; it is taken over if its heartbeat stands still for {} s",
+                holder.holder(),
+                Timing::default().stale.as_secs()
+            )
+        })?;
+        // The lock file of zero versions before the lease; nothing reads it any more.
+        let _ = std::fs::remove_file(root.join("run.lock"));
         let dir = RunDir {
             root: root.to_path_buf(),
-            _lock: lock,
+            lease,
+            counted: Mutex::default(),
+            footers: Mutex::default(),
         };
         dir.clean_leftovers()?;
         Ok(dir)
     }
 
-    /// Whether a process drives the run in `root` now (holds its lock). Asked by followers; the answer is taken
-    /// with a shared lock held for a moment.
+    /// Whether a process drives the run in `root` now (holds its lease), as `zero status` asks it.
     pub fn is_driven(root: &Path) -> bool {
         zero_report::run_files::is_driven(root)
     }
 
+    /// Refuses once this process has lost the run's lease (it was stalled while another process took the run
+    /// over): asked before every commit, so that a run that lost its lease writes nothing more.
+    pub fn check_lease(&self) -> Result<()> {
+        Ok(self.lease.check()?)
+    }
+
     /// Removes what a killed process left half-written: abandoned temporaries everywhere (a live follower's are
     /// locked and kept) and orphaned shard halves.
-    fn clean_leftovers(&self) -> Result<()> {
-        let removed = zero_data::clean_incomplete(&self.data_dir()).context("cleaning the data directory")?;
+    pub fn clean_leftovers(&self) -> Result<()> {
+        // Another host's follower may be between the two halves of a shard, with a lock this host cannot see.
+        let host = zero_games::files::this_host();
+        let elsewhere = |shard: &str| zero_report::run_files::follower_shard_host(shard).is_some_and(|h| h != host);
+        let removed =
+            zero_data::clean_incomplete(&self.data_dir(), elsewhere).context("cleaning the data directory")?;
         let mut count = removed.len();
         let mut dirs = vec![
             self.root.clone(),
@@ -161,6 +159,11 @@ impl RunDir {
             tracing::info!("zero run: removed {count} half-written file(s) left by an interrupted run");
         }
         Ok(())
+    }
+
+    /// The footers of the shards the replay window was last built over ([`crate::training::open_window`]).
+    pub fn footers(&self) -> std::sync::MutexGuard<'_, FooterCache> {
+        self.footers.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub fn root(&self) -> &Path {
@@ -219,6 +222,7 @@ impl RunDir {
     }
 
     pub fn save_state(&self, state: &RunState) -> Result<()> {
+        self.check_lease()?;
         let path = self.root.join("state.json");
         let text = serde_json::to_string_pretty(state)?;
         zero_games::files::write_atomically(&path, text.as_bytes())
@@ -249,6 +253,7 @@ impl RunDir {
     /// warning: the replay window reports and skips a damaged shard either way. Followers' shards are left alone,
     /// since a follower may still be writing into a generation the run has finished.
     pub fn merge_selfplay_shards(&self, last: u32) -> Result<()> {
+        self.check_lease()?;
         let data = self.data_dir();
         let set = ShardSet::scan(&data).with_context(|| format!("reading {}", data.display()))?;
         // The set is newest first; each generation's sources go oldest first.
@@ -288,12 +293,25 @@ impl RunDir {
             .iter()
             .filter(|s| s.name.starts_with(&prefix) && s.games_path.exists())
             .collect();
-        // Thousands of followers' one-game shards: counted in parallel, each reading only what it counts.
+        let mut counted = self.counted.lock().unwrap_or_else(|e| e.into_inner());
+        counted.retain(|name, _| name.starts_with(&prefix));
+        let (known, new): (Vec<_>, Vec<_>) = shards.into_iter().partition(|s| {
+            counted
+                .get(&s.name)
+                .is_some_and(|(modified, _)| *modified == s.modified)
+        });
+        let mut total = known
+            .iter()
+            .fold(GenerationGames::default(), |sum, s| sum.plus(&counted[&s.name].1));
+        // Thousands of followers' one-game shards: the new ones counted in parallel, each reading only what it
+        // counts.
         use rayon::prelude::*;
-        shards
-            .par_iter()
-            .map(|shard| shard_games(shard))
-            .try_reduce(GenerationGames::default, |a, b| Ok(a.plus(&b)))
+        let fresh: Vec<GenerationGames> = new.par_iter().map(|shard| shard_games(shard)).collect::<Result<_>>()?;
+        for (shard, games) in new.iter().zip(fresh) {
+            total = total.plus(&games);
+            counted.insert(shard.name.clone(), (shard.modified, games));
+        }
+        Ok(total)
     }
 }
 
@@ -486,21 +504,48 @@ mod tests {
     }
 
     #[test]
-    fn a_run_is_driven_while_its_process_holds_the_lock_and_a_look_at_it_does_not_keep_a_run_from_starting() {
+    fn a_generations_count_remembers_shards_it_has_read_and_follows_new_and_removed_ones() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = RunDir::open(tmp.path()).unwrap();
+        crate::play::play_quick_bashni_shards(&dir.data_dir(), 2, "g0001-000000").unwrap();
+        let two = dir.generation_data(1).unwrap();
+        assert_eq!(two.games, 2);
+        assert_eq!(dir.counted.lock().unwrap().len(), 2);
+        assert_eq!(dir.generation_data(1).unwrap(), two, "counted again from memory");
+
+        // A follower's shard appears: a copy of one already counted, under its own name.
+        let set = ShardSet::scan(&dir.data_dir()).unwrap();
+        let first = &set.shards()[0];
+        let (positions, games) = zero_data::shard_paths(&dir.data_dir(), "g0001-follow-node1-7-0000000a-00000-00000");
+        std::fs::copy(&first.positions_path, &positions).unwrap();
+        std::fs::copy(&first.games_path, &games).unwrap();
+        let three = dir.generation_data(1).unwrap();
+        assert_eq!(three.games, 3);
+        assert_eq!(
+            three.positions,
+            two.positions + dir.counted.lock().unwrap()[&first.name].1.positions
+        );
+
+        // A shard removed (merged away) no longer counts; other generations' shards never did.
+        std::fs::remove_file(&positions).unwrap();
+        assert_eq!(dir.generation_data(1).unwrap(), two);
+        assert_eq!(dir.generation_data(2).unwrap(), GenerationGames::default());
+        assert!(
+            dir.counted.lock().unwrap().is_empty(),
+            "only the generation counted last is remembered"
+        );
+    }
+
+    #[test]
+    fn a_run_is_driven_while_its_process_holds_the_lease() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(!RunDir::is_driven(dir.path()), "no lock file yet");
+        assert!(!RunDir::is_driven(dir.path()), "no lease yet");
         let run = RunDir::open(dir.path()).unwrap();
         assert!(RunDir::is_driven(dir.path()));
+        let refused = RunDir::open(dir.path()).err().expect("held").to_string();
+        assert!(refused.contains("is in use by another process"), "{refused}");
         drop(run);
         assert!(!RunDir::is_driven(dir.path()));
-        // A follower's look holds the lock shared for a moment; a run starting then waits it out.
-        let look = std::fs::File::open(dir.path().join("run.lock")).unwrap();
-        look.lock_shared().unwrap();
-        let release = std::thread::spawn(move || {
-            std::thread::sleep(std::time::Duration::from_millis(60));
-            drop(look);
-        });
         assert!(RunDir::open(dir.path()).is_ok());
-        release.join().unwrap();
     }
 }

@@ -13,6 +13,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 use zero_games::Registered;
 use zero_report::followers::{FollowerState, Heartbeat, unix_now, write_heartbeat};
+use zero_report::lease::LeaseWatch;
 
 /// How a follower plays: its workers and seed (default: the run's), and games per batch between looks at the
 /// run's newest network.
@@ -27,13 +28,13 @@ pub struct FollowOptions {
 
 /// Plays batches of games for the run in `run_dir` until it has done all its generations.
 pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: FollowOptions) -> Result<()> {
+    end_between_writes_on_signals()?;
     let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
     let mut sp = config.selfplay.clone();
     if let Some(w) = options.workers {
         sp.workers = w.max(1);
     }
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_else(|_| "host".to_string());
-    let host: String = host.trim().chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    let host = zero_games::files::this_host();
     let run_name = run_dir
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
@@ -42,10 +43,12 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
     // the same PID on the same host name (containers).
     let instance = zero_games::files::unique_token();
     let mut pulse = Pulse::start(run_dir, &host, instance);
+    // Kept across rounds: a run driven from another machine is known stopped once its beat has stood still.
+    let mut lease = LeaseWatch::new(run_dir);
     for round in 0u64.. {
         let mut state = RunDir::read_state(run_dir)?;
-        if !RunDir::is_driven(run_dir) && state.generation < config.run.generations {
-            let driven = wait_until_driven(run_dir, options.wait_for_run);
+        if !lease.driven() && state.generation < config.run.generations {
+            let driven = wait_until_driven(&mut lease, options.wait_for_run);
             state = RunDir::read_state(run_dir)?;
             if !driven && state.generation < config.run.generations {
                 pulse.say(FollowerState::Stopped);
@@ -67,11 +70,7 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
             return Ok(());
         }
         let (generation, network) = network_to_follow(config, run_dir, &state);
-        let model = if network == 0 {
-            "uniform".to_string()
-        } else {
-            checkpoint_path(run_dir, network).display().to_string()
-        };
+        let model = model_of(run_dir, network);
         // The run's rule for resignation: only once the previous generation's checks have earned it.
         let earlier = read_generations(&run_dir.join("generations.jsonl"))?;
         sp.resign_check_fraction = if resignation_earned(&config.selfplay, &earlier) {
@@ -104,6 +103,14 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
         ));
     }
     Ok(())
+}
+
+/// The model a follower plays network `network` with: random rollouts for 0, else its checkpoint.
+fn model_of(run_dir: &Path, network: u32) -> String {
+    match network {
+        0 => "uniform".to_string(),
+        n => checkpoint_path(run_dir, n).display().to_string(),
+    }
 }
 
 /// This follower's heartbeat (`followers/ID.json`, docs/cluster.md), written at start, after each batch and when
@@ -166,12 +173,31 @@ fn follower_id(host: &str, instance: u64) -> String {
         .collect()
 }
 
+/// A follower told to stop (SIGTERM from its run or from `scancel`, SIGINT) ends once no shard is being written:
+/// it leaves no temporary behind, on a host where no other process may clean it. Its games in flight are not
+/// finished games, so nothing finished is lost.
+fn end_between_writes_on_signals() -> Result<()> {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let told = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(signal, told.clone())?;
+    }
+    std::thread::Builder::new().name("signals".to_string()).spawn(move || {
+        while !told.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        zero_games::files::exit_between_writes(143)
+    })?;
+    Ok(())
+}
+
 /// Waits up to `patience` for a process to drive the run; whether one does. A follower whose run has stopped
 /// (failed, or killed and not restarted) stops too, rather than playing games for it without end.
-fn wait_until_driven(run_dir: &Path, patience: Duration) -> bool {
+fn wait_until_driven(lease: &mut LeaseWatch, patience: Duration) -> bool {
     let deadline = Instant::now() + patience;
     loop {
-        if RunDir::is_driven(run_dir) {
+        if lease.driven() {
             return true;
         }
         if Instant::now() >= deadline {
@@ -211,9 +237,10 @@ mod tests {
     fn a_follower_waits_for_its_run_only_so_long() {
         let dir = tempfile::tempdir().unwrap();
         let start = Instant::now();
-        assert!(!wait_until_driven(dir.path(), Duration::from_millis(300)));
+        let mut lease = LeaseWatch::new(dir.path());
+        assert!(!wait_until_driven(&mut lease, Duration::from_millis(300)));
         assert!(start.elapsed() >= Duration::from_millis(300));
         let _run = RunDir::open(dir.path()).unwrap();
-        assert!(wait_until_driven(dir.path(), Duration::ZERO));
+        assert!(wait_until_driven(&mut lease, Duration::ZERO));
     }
 }

@@ -123,3 +123,24 @@ pub fn play_games<G: Registered>(rules: &G::Rules, job: PlayJob<'_>) -> Result<(
     bar.finish_and_clear();
     Ok((stats, start.elapsed().as_secs_f64()))
 }
+
+/// Plays `games` real Bashni games of the embedded quick config with random-rollout priors (the run's generation-0
+/// player) on one worker, one game per shard named `prefix-…` in `out`: shards for tests and benchmarks of the data
+/// path.
+pub fn play_quick_bashni_shards(out: &Path, games: usize, prefix: &str) -> Result<()> {
+    use zero_games::bashni::Bashni;
+    let config = crate::RunConfig::parse(crate::DEFAULT_CONFIG, "the embedded config")?;
+    let rules = <Bashni as zero_games::Game>::parse_rules(None, &[])?;
+    let mut sp = config.selfplay.clone();
+    sp.workers = 1;
+    let job = PlayJob {
+        config: &sp,
+        model: "uniform",
+        games,
+        out,
+        prefix: prefix.to_string(),
+        games_per_shard: 1,
+        run: "bench",
+    };
+    play_games::<Bashni>(&rules, job).map(drop)
+}

@@ -19,7 +19,8 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 use zero_arena::OpeningBook;
 use zero_games::{Registered, with_game};
 use zero_model::DeviceChoice;
@@ -70,7 +71,9 @@ pub fn run(args: RunRequest) -> Result<()> {
     let followers = crate::cluster::Followers::start(&config.cluster, dir.root())?;
     let result = with_game!(config.game, G => run_loop::<G>(&config, &dir));
     let watched = followers.finish();
-    result.and(watched)
+    // What a follower cancelled mid-write on this host left (another host's are left to it).
+    let tidied = dir.clean_leftovers();
+    result.and(watched).and(tidied)
 }
 
 /// The config and directory of an invocation.
@@ -431,7 +434,7 @@ impl<G: Registered> Generation<'_, G> {
                      resigns rightly); every would-be resignation is played out and checked"
                 );
             }
-            let (stats, seconds) = play_games::<G>(self.rules, job)?;
+            let (stats, seconds) = self.counting_meanwhile(g, || play_games::<G>(self.rules, job))?;
             run = SelfPlayRun {
                 stats: Some(stats),
                 seconds,
@@ -441,6 +444,29 @@ impl<G: Registered> Generation<'_, G> {
         // One shard per finished game kept each game safe; the finished generation needs one file, not hundreds.
         self.dir.merge_selfplay_shards(g)?;
         Ok(run)
+    }
+
+    /// Runs `work` while a thread counts generation `g`'s shards every few seconds, so that the count at the
+    /// generation's end reads only the shards (the followers' one-game shards) written since the last look.
+    fn counting_meanwhile<T>(&self, g: u32, work: impl FnOnce() -> T) -> T {
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    for _ in 0..25 {
+                        std::thread::sleep(Duration::from_millis(200));
+                        if done.load(Ordering::Relaxed) {
+                            return;
+                        }
+                    }
+                    // A damaged shard is reported by the count that decides; here it is only not remembered.
+                    let _ = self.dir.generation_data(g);
+                }
+            });
+            let result = work();
+            done.store(true, Ordering::Relaxed);
+            result
+        })
     }
 
     /// Training: from network `g` (exactly resumable; a fresh network for g = 0) on the window over every shard
@@ -463,7 +489,7 @@ impl<G: Registered> Generation<'_, G> {
             )?
         };
         trainer.set_generation(g + 1, Some(dir.name()));
-        let index = training::open_window::<G>(&dir.data_dir(), self.rules, &config.train)?;
+        let index = training::open_window::<G>(&dir.data_dir(), self.rules, &config.train, &mut dir.footers())?;
         let steps = trainer.config().steps_for_new_positions(positions).max(1);
         let bar = crate::progress::bar(steps, "training  {bar:30} {pos}/{len} steps, {msg}, ETA {eta}");
         let mut sums: BTreeMap<String, (f64, u64)> = BTreeMap::new();
@@ -499,6 +525,7 @@ impl<G: Registered> Generation<'_, G> {
         if let Some(e) = failure {
             return Err(e);
         }
+        dir.check_lease()?;
         trainer.save(&dir.checkpoint(g + 1))?;
         let losses = sums.into_iter().map(|(k, (s, n))| (k, s / n.max(1) as f64)).collect();
         Ok(TrainingRun { steps, losses })

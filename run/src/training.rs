@@ -3,15 +3,22 @@
 
 use anyhow::{Context, Result, bail};
 use std::path::Path;
-use zero_data::{ReplayIndex, ShardSet};
+use zero_data::{FooterCache, ReplayIndex, ShardSet};
 use zero_games::Encoding;
 use zero_model::network::NetShape;
 use zero_train::{TrainConfig, shard_spec};
 
-/// The window over the readable shards of `dir`; each refused shard is reported on stderr and left out.
-pub fn open_window<G: Encoding>(dir: &Path, rules: &G::Rules, train: &TrainConfig) -> Result<ReplayIndex> {
+/// The window over the readable shards of `dir`; each refused shard is reported on stderr and left out. Only
+/// the shards `footers` has not seen are opened (a fresh cache opens them all).
+pub fn open_window<G: Encoding>(
+    dir: &Path,
+    rules: &G::Rules,
+    train: &TrainConfig,
+    footers: &mut FooterCache,
+) -> Result<ReplayIndex> {
     let set = ShardSet::scan(dir).with_context(|| format!("reading the data directory {}", dir.display()))?;
-    let (index, errors) = ReplayIndex::build(&set, &train.window_rule(), Some(&shard_spec::<G>(rules)));
+    let spec = shard_spec::<G>(rules);
+    let (index, errors) = ReplayIndex::build_remembering(&set, &train.window_rule(), Some(&spec), footers);
     for e in &errors {
         tracing::warn!("skipping shard: {e}");
     }

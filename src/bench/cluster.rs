@@ -7,10 +7,9 @@ use clap::Args;
 use std::path::Path;
 use std::time::Instant;
 use zero_data::{ReplayIndex, ShardSet};
-use zero_games::bashni::Bashni;
 use zero_run::RunConfig;
 use zero_run::dir::RunDir;
-use zero_run::play::{PlayJob, play_games};
+use zero_run::play::play_quick_bashni_shards;
 
 #[derive(Args, Debug)]
 pub struct ClusterBenchArgs {
@@ -26,9 +25,19 @@ pub struct ClusterBenchArgs {
 }
 
 /// The median of `repeats` timings of `work`, in milliseconds.
-fn median_ms(repeats: usize, mut work: impl FnMut() -> Result<()>) -> Result<f64> {
+fn median_ms(repeats: usize, work: impl FnMut() -> Result<()>) -> Result<f64> {
+    median_ms_after(repeats, || Ok(()), work)
+}
+
+/// The median of `repeats` timings of `work`, each after an untimed `prepare`, in milliseconds.
+fn median_ms_after(
+    repeats: usize,
+    mut prepare: impl FnMut() -> Result<()>,
+    mut work: impl FnMut() -> Result<()>,
+) -> Result<f64> {
     let mut times = Vec::new();
     for _ in 0..repeats.max(1) {
+        prepare()?;
         let start = Instant::now();
         work()?;
         times.push(start.elapsed().as_secs_f64() * 1e3);
@@ -37,23 +46,27 @@ fn median_ms(repeats: usize, mut work: impl FnMut() -> Result<()>) -> Result<f64
     Ok(times[times.len() / 2])
 }
 
-/// One real Bashni game (uniform priors, the quick config's search) as a one-game shard in `data`; its name.
-fn one_real_shard(config: &RunConfig, data: &Path) -> Result<String> {
-    let rules = <Bashni as zero_games::Game>::parse_rules(None, &[])?;
-    let mut sp = config.selfplay.clone();
-    sp.workers = 1;
-    let job = PlayJob {
-        config: &sp,
-        model: "uniform",
-        games: 1,
-        out: data,
-        prefix: "g0001-seed".to_string(),
-        games_per_shard: 1,
-        run: "bench",
-    };
-    play_games::<Bashni>(&rules, job)?;
+/// One real Bashni game as a one-game shard in `data`; its name.
+fn one_real_shard(data: &Path) -> Result<String> {
+    play_quick_bashni_shards(data, 1, "g0001-seed")?;
     let set = ShardSet::scan(data)?;
     Ok(set.shards().first().context("the game wrote no shard")?.name.clone())
+}
+
+/// One more one-game shard of each of `followers` followers, copies of `seed` (positions, games) named for
+/// round `round`.
+fn copy_round(data: &Path, seed: (&Path, &Path), followers: u32, round: u32) -> Result<()> {
+    for f in 0..followers {
+        let name = format!(
+            "g0001-follow-node{f:03}-{}-{:08x}-{round:05}-00000",
+            10_000 + f,
+            f * 7919
+        );
+        let (positions, games) = zero_data::shard_paths(data, &name);
+        std::fs::copy(seed.1, games)?;
+        std::fs::copy(seed.0, positions)?;
+    }
+    Ok(())
 }
 
 pub fn run(args: ClusterBenchArgs) -> Result<()> {
@@ -62,22 +75,17 @@ pub fn run(args: ClusterBenchArgs) -> Result<()> {
     let dir = RunDir::open(tmp.path())?;
     zero_games::files::write_atomically(&dir.config_path(), config.to_toml().as_bytes())?;
     let data = dir.data_dir();
-    let seed = one_real_shard(&config, &data)?;
-    let (seed_positions, seed_games) = zero_data::shard_paths(&data, &seed);
-    for f in 0..args.followers {
-        for round in 0..args.rounds {
-            let name = format!(
-                "g0001-follow-node{f:03}-{}-{:08x}-{round:05}-00000",
-                10_000 + f,
-                f * 7919
-            );
-            let (positions, games) = zero_data::shard_paths(&data, &name);
-            std::fs::copy(&seed_games, games)?;
-            std::fs::copy(&seed_positions, positions)?;
-        }
+    let seed = one_real_shard(&data)?;
+    // Kept outside the data directory, to be copied under followers' names.
+    let (seed_positions, seed_games) = (tmp.path().join("seed.parquet"), tmp.path().join("seed.games.parquet"));
+    let (played_positions, played_games) = zero_data::shard_paths(&data, &seed);
+    std::fs::rename(played_positions, &seed_positions)?;
+    std::fs::rename(played_games, &seed_games)?;
+    let seed = (seed_positions.as_path(), seed_games.as_path());
+    let copy_round = |round: u32| copy_round(&data, seed, args.followers, round);
+    for round in 0..args.rounds {
+        copy_round(round)?;
     }
-    std::fs::remove_file(&seed_positions)?;
-    std::fs::remove_file(&seed_games)?;
     let shards = (args.followers * args.rounds) as usize;
     let bytes: u64 = std::fs::read_dir(&data)?
         .flatten()
@@ -97,8 +105,8 @@ pub fn run(args: ClusterBenchArgs) -> Result<()> {
             median_ms(args.repeats, || ShardSet::scan(&data).map(drop).map_err(Into::into))?,
         ),
         (
-            "count the generation's games and positions",
-            median_ms(args.repeats, || dir.generation_data(1).map(drop))?,
+            "count the generation's games and positions, the first time (every shard read; once)",
+            median_ms(1, || dir.generation_data(1).map(drop))?,
         ),
         (
             "index the replay window (every shard's footer)",
@@ -120,5 +128,23 @@ pub fn run(args: ClusterBenchArgs) -> Result<()> {
     for (what, ms) in timings {
         println!("{ms:>9.1} ms  {what}");
     }
+    // Last, since they add shards: what a generation's end costs once the run has counted while the followers
+    // played (run/src/run_loop.rs counts every few seconds during self-play) and remembers the footers its last
+    // replay window read.
+    let mut footers = zero_data::FooterCache::default();
+    ReplayIndex::build_remembering(&ShardSet::scan(&data)?, &rule, None, &mut footers);
+    let mut round = args.rounds;
+    let mut next_round = || {
+        round += 1;
+        copy_round(round)
+    };
+    let count = median_ms_after(args.repeats, &mut next_round, || dir.generation_data(1).map(drop))?;
+    let index = median_ms_after(args.repeats, &mut next_round, || {
+        ReplayIndex::build_remembering(&ShardSet::scan(&data)?, &rule, None, &mut footers);
+        Ok(())
+    })?;
+    let new = args.followers;
+    println!("{count:>9.1} ms  count it again after each follower wrote one more shard ({new} new shards read)");
+    println!("{index:>9.1} ms  index the window again after {new} new shards (the footers read before remembered)");
     Ok(())
 }

@@ -150,7 +150,7 @@ fn bench<G: Encoding>(args: &TrainBenchArgs, config: &RunConfig) -> Result<()> {
     let memory = check_memory::<G>(&train)?;
     let temporary = tempfile::tempdir()?;
     let data = training_data::<G>(args, &rules, temporary.path())?;
-    let index = open_window::<G>(&data, &rules, &train)?;
+    let index = open_window::<G>(&data, &rules, &train, &mut zero_data::FooterCache::default())?;
     let batch_size = train.batch_size;
     println!(
         "{}: network {:?}; batch {batch_size}, {} thread(s), {}; window {} positions; shuffle buffer {} rows; \

@@ -28,6 +28,10 @@ pub enum JobState {
         clean: bool,
         why: String,
     },
+    /// Failed in a way no restart mends (a node that cannot see the run directory): the run stops at once.
+    Unstartable {
+        why: String,
+    },
 }
 
 /// How followers are started, looked at and cancelled.
@@ -212,7 +216,7 @@ impl Watch {
             if interrupted.load(Ordering::SeqCst) {
                 crate::log::say("followers: interrupted: cancelling them, then stopping");
                 let _ = self.cancel_all();
-                std::process::exit(130);
+                zero_games::files::exit_between_writes(130);
             }
             std::thread::sleep(Duration::from_millis(100).min(poll));
             if Instant::now() < next {
@@ -240,8 +244,11 @@ impl Watch {
                 JobState::Pending => "pending",
                 JobState::Running => "running",
                 JobState::Ended { clean: true, .. } => "ended",
-                JobState::Ended { clean: false, .. } => "failed",
+                JobState::Ended { clean: false, .. } | JobState::Unstartable { .. } => "failed",
             };
+            if let JobState::Unstartable { why } = &state {
+                bail!("follower {} (slot {}) could not start: {why}", job.job, job.slot);
+            }
             if let JobState::Ended { clean, why } = &state {
                 self.ended(job, *clean, why)?;
             }
@@ -328,11 +335,30 @@ fn is_watched(follower: &LaunchedFollower) -> bool {
     matches!(follower.state.as_str(), "running" | "pending")
 }
 
-/// Whether follower `id`, now gone, said it stopped on purpose; and what it said last.
+/// The log of follower `id` (its stdout and stderr: the launcher's, or Slurm's `--output`).
+pub(crate) fn follower_log(run_dir: &Path, id: &str) -> PathBuf {
+    run_dir.join(followers::HEARTBEAT_DIR).join(format!("{id}.log"))
+}
+
+/// Whether follower `id`, now gone, said it stopped on purpose; and what it said last (for one gone before its
+/// first heartbeat, the last line of its log: the reason it could not start).
 pub(crate) fn heartbeat_verdict(run_dir: &Path, id: &str) -> (bool, String) {
     match read_heartbeat(run_dir, id) {
         Some(beat) if beat.state.is_clean_end() => (true, format!("it said {:?}", beat.state)),
         Some(beat) => (false, format!("gone without a word after {} games", beat.games)),
-        None => (false, "gone before its first heartbeat".to_string()),
+        None => {
+            let log = follower_log(run_dir, id);
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            match text.lines().rev().find(|l| !l.trim().is_empty()) {
+                Some(last) => {
+                    let last: String = last.trim().chars().take(300).collect();
+                    (
+                        false,
+                        format!("gone before its first heartbeat; {} ends: {last}", log.display()),
+                    )
+                }
+                None => (false, "gone before its first heartbeat".to_string()),
+            }
+        }
     }
 }

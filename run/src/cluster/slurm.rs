@@ -2,7 +2,7 @@
 //! task that left the queue ended on purpose only if its heartbeat says so (accounting through `sacct` is not
 //! needed, so clusters without it work too).
 
-use super::{FollowerCommand, JobState, Launcher, heartbeat_verdict};
+use super::{FollowerCommand, JobState, Launcher, follower_log, heartbeat_verdict};
 use crate::cluster::config::SlurmConfig;
 use anyhow::{Context, Result, bail};
 use std::collections::HashMap;
@@ -22,8 +22,14 @@ fn quoted(text: &str) -> String {
 }
 
 impl SlurmLauncher {
-    /// Writes the batch script every task of the array runs (`followers/follower.sbatch`).
+    /// Checks the set-up ([`preflight`]), then writes the batch script.
     pub fn new(command: FollowerCommand, settings: &SlurmConfig) -> Result<SlurmLauncher> {
+        preflight(settings)?;
+        SlurmLauncher::with_script(command, settings)
+    }
+
+    /// Writes the batch script every task of the array runs (`followers/follower.sbatch`).
+    fn with_script(command: FollowerCommand, settings: &SlurmConfig) -> Result<SlurmLauncher> {
         let dir = command.run_dir.join(HEARTBEAT_DIR);
         std::fs::create_dir_all(&dir)?;
         let script = dir.join("follower.sbatch");
@@ -81,6 +87,47 @@ impl SlurmLauncher {
     }
 }
 
+/// The Slurm commands the launcher runs.
+const SLURM_COMMANDS: [&str; 4] = ["sbatch", "squeue", "scancel", "sinfo"];
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
+/// Refuses, before the run spends any compute, a set-up that cannot work: Slurm's commands missing here, or a
+/// partition the cluster does not have.
+fn preflight(settings: &SlurmConfig) -> Result<()> {
+    let missing: Vec<&str> = SLURM_COMMANDS.into_iter().filter(|p| !on_path(p)).collect();
+    if !missing.is_empty() {
+        bail!(
+            "cluster.launcher = \"slurm\" runs {}, and this host has no {} on PATH: start the run where Slurm's \
+             commands are (a login node, or inside an sbatch script), or use cluster.launcher = \"local\"",
+            SLURM_COMMANDS.join(", "),
+            missing.join(", ")
+        );
+    }
+    let partition = &settings.partition;
+    if !partition.is_empty() {
+        let listed = slurm("sinfo", &["-h", "-o", "%R"].map(String::from))?;
+        let partitions = known_partitions(&listed);
+        if !partitions.iter().any(|p| p == partition) {
+            bail!(
+                "cluster.slurm.partition = {partition:?}: this cluster has no such partition (sinfo lists: {})",
+                partitions.join(", ")
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The partitions of `sinfo -h -o %R` output, each once.
+fn known_partitions(sinfo: &str) -> Vec<String> {
+    let mut partitions: Vec<String> = sinfo.split_whitespace().map(str::to_string).collect();
+    partitions.sort();
+    partitions.dedup();
+    partitions
+}
+
 /// Runs a Slurm command; its stdout, or an error with its stderr.
 fn slurm(program: &str, args: &[String]) -> Result<String> {
     let out = Command::new(program)
@@ -103,6 +150,12 @@ fn parse_squeue(text: &str) -> HashMap<String, String> {
         .filter_map(|line| line.split_once(' '))
         .map(|(id, state)| (id.trim().to_string(), state.trim().to_string()))
         .collect()
+}
+
+/// Whether follower `id` left no trace in the run directory: no log (Slurm creates it as the task starts, on
+/// the node) and no heartbeat.
+fn never_wrote(run_dir: &std::path::Path, id: &str) -> bool {
+    !follower_log(run_dir, id).exists() && zero_report::followers::read_heartbeat(run_dir, id).is_none()
 }
 
 impl Launcher for SlurmLauncher {
@@ -129,7 +182,8 @@ impl Launcher for SlurmLauncher {
             .collect();
         arrays.sort();
         arrays.dedup();
-        let args = ["-h", "-r", "-o", "%i %T", "-j", &arrays.join(",")].map(String::from);
+        // All states: a task that ended lately is still listed (for Slurm's MinJobAge), with how it ended.
+        let args = ["-h", "-r", "-t", "all", "-o", "%i %T", "-j", &arrays.join(",")].map(String::from);
         let queue = match slurm("squeue", &args) {
             Ok(text) => parse_squeue(&text),
             // Jobs long gone are no longer known to squeue: none of them is queued.
@@ -145,10 +199,24 @@ impl Launcher for SlurmLauncher {
                     let (clean, why) = heartbeat_verdict(&self.command.run_dir, &job.follower_id);
                     JobState::Ended { clean, why }
                 }
-                Some(other) => JobState::Ended {
-                    clean: false,
-                    why: format!("Slurm says {other}"),
-                },
+                Some(state @ ("FAILED" | "BOOT_FAIL")) if never_wrote(&self.command.run_dir, &job.follower_id) => {
+                    JobState::Unstartable {
+                        why: format!(
+                            "Slurm says {state}, and it wrote neither its log {} nor a heartbeat: the node it ran \
+                             on cannot write into the run directory, which must be on a filesystem that every node \
+                             shares (docs/cluster.md); `scontrol show job {}` says more",
+                            follower_log(&self.command.run_dir, &job.follower_id).display(),
+                            job.job
+                        ),
+                    }
+                }
+                Some(other) => {
+                    let (_, said) = heartbeat_verdict(&self.command.run_dir, &job.follower_id);
+                    JobState::Ended {
+                        clean: false,
+                        why: format!("Slurm says {other}; {said}"),
+                    }
+                }
             })
             .collect())
     }
@@ -158,7 +226,21 @@ impl Launcher for SlurmLauncher {
             return Ok(());
         }
         let ids: Vec<String> = jobs.iter().map(|j| j.job.clone()).collect();
-        slurm("scancel", &ids).map(drop)
+        slurm("scancel", &ids)?;
+        // scancel only asks: the tasks end as their signal is handled (a follower finishes the file it writes).
+        // Waiting for them lets the run tidy up after them, and nothing of theirs outlives the run.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while std::time::Instant::now() < deadline {
+            let states = self.poll(jobs)?;
+            if states
+                .iter()
+                .all(|s| !matches!(s, JobState::Pending | JobState::Running))
+            {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+        Ok(())
     }
 }
 
@@ -181,7 +263,7 @@ mod tests {
             extra_args: vec!["--qos=low".into()],
             ..SlurmConfig::default()
         };
-        let launcher = SlurmLauncher::new(command, &settings).unwrap();
+        let launcher = SlurmLauncher::with_script(command, &settings).unwrap();
         let args = launcher.sbatch_args(&[0, 3]);
         for want in [
             "--array=0,3",
@@ -198,8 +280,21 @@ mod tests {
             script.contains("exec '/opt/zero/bin/zero' 'selfplay' '--follow' '/runs/it'\\''s'"),
             "{script}"
         );
+        assert_eq!(known_partitions("debug\ncpu\ndebug\n"), ["cpu", "debug"]);
         let queue = parse_squeue("12_0 RUNNING\n12_3 PENDING\n");
         assert_eq!(queue.get("12_3").map(String::as_str), Some("PENDING"));
         assert_eq!(queue.len(), 2);
+    }
+
+    #[test]
+    fn a_follower_that_left_no_log_and_no_heartbeat_never_wrote_into_the_run() {
+        let run = tempfile::tempdir().unwrap();
+        assert!(never_wrote(run.path(), "slurm-7_0"));
+        std::fs::create_dir_all(run.path().join(HEARTBEAT_DIR)).unwrap();
+        std::fs::write(follower_log(run.path(), "slurm-7_0"), "zero: error: no such file\n").unwrap();
+        assert!(!never_wrote(run.path(), "slurm-7_0"));
+        let (clean, why) = heartbeat_verdict(run.path(), "slurm-7_0");
+        assert!(!clean);
+        assert!(why.ends_with("ends: zero: error: no such file"), "{why}");
     }
 }
