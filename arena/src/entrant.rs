@@ -29,6 +29,7 @@ pub struct Entrant<G: Registered> {
 impl<G: Registered> Entrant<G> {
     /// Makes `spec` ready for game `G`: loads and checks a checkpoint (refusing one made for another game).
     pub fn prepare(spec: PlayerSpec) -> Result<Entrant<G>, ArenaError> {
+        let spec = spec.for_game::<G>();
         let name = spec.name();
         let evaluator = match &spec.kind {
             PlayerKind::Checkpoint {
@@ -93,6 +94,7 @@ impl<G: Registered> Entrant<G> {
                     batch: zero_search::config::PLAY_LEAF_BATCH,
                     reuse: true,
                     temperature: 0.0,
+                    level: None,
                 },
                 label: Some(name.clone()),
             },

@@ -73,6 +73,9 @@ pub enum PlayerKind {
         /// Temperature of its move choice (`temp=T`, or a strength level's, `level=NAME`); 0 plays the search's
         /// choice.
         temperature: f32,
+        /// A strength level (`level=NAME`): its game's simulations and temperature replace the two above when the
+        /// spec is made ready for a game ([`PlayerSpec::for_game`]).
+        level: Option<zero_search::Level>,
     },
 }
 
@@ -109,6 +112,7 @@ impl PlayerSpec {
                 batch: PLAY_LEAF_BATCH,
                 reuse: true,
                 temperature: 0.0,
+                level: None,
             },
             label: None,
         }
@@ -258,13 +262,12 @@ impl<'a> SpecParts<'a> {
         let mut batch = PLAY_LEAF_BATCH;
         let mut reuse = true;
         let mut temperature = 0.0;
+        let mut level = None;
         for &(key, value) in &self.pairs {
             match key {
                 "path" => path = Some(PathBuf::from(value)),
                 "level" => {
-                    let level = zero_search::Level::parse(value).map_err(|e| self.bad_value(key, value, e))?;
-                    simulations = level.simulations.unwrap_or(DEFAULT_CKPT_SIMS);
-                    temperature = level.temperature;
+                    level = Some(zero_search::Level::parse(value).map_err(|e| self.bad_value(key, value, e))?);
                 }
                 "temp" => match value.parse::<f32>() {
                     Ok(t) if (0.0..=10.0).contains(&t) => temperature = t,
@@ -302,13 +305,11 @@ impl<'a> SpecParts<'a> {
         if millis.is_some() && self.pairs.iter().any(|&(key, _)| key == "sims") {
             return Err(self.bad_value("ms", "", "give sims=N or ms=N, not both"));
         }
-        if self.pairs.iter().any(|&(key, _)| key == "level")
-            && self.pairs.iter().any(|&(k, _)| k == "sims" || k == "ms")
-        {
+        if level.is_some() && self.pairs.iter().any(|&(k, _)| k == "sims" || k == "ms" || k == "temp") {
             return Err(self.bad_value(
                 "level",
                 "",
-                "a level sets the simulations: give level=NAME or sims/ms, not both",
+                "a level sets the simulations and the temperature: give level=NAME or sims/ms/temp, not both",
             ));
         }
         Ok(PlayerKind::Checkpoint {
@@ -321,6 +322,7 @@ impl<'a> SpecParts<'a> {
             batch,
             reuse,
             temperature,
+            level,
         })
     }
 }
@@ -396,18 +398,20 @@ impl PlayerSpec {
                 batch,
                 reuse,
                 temperature,
+                level,
                 ..
             } => {
                 let file = path
                     .file_name()
                     .map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned());
-                let budget = match millis {
-                    Some(ms) => format!("ms={ms}"),
-                    None => format!("sims={simulations}"),
+                let budget = match (level, millis) {
+                    (Some(level), _) => format!("level={}", level.name),
+                    (None, Some(ms)) => format!("ms={ms}"),
+                    (None, None) => format!("sims={simulations}"),
                 };
                 // The root and the batch are written only where they differ from the defaults and a search
                 // runs at all.
-                let searches = *simulations > 0 || millis.is_some();
+                let searches = *simulations > 0 || millis.is_some() || level.is_some();
                 let mut spec = format!("ckpt:{file},{budget}");
                 if searches && *root != DEFAULT_CKPT_ROOT {
                     spec.push_str(match root {
@@ -421,12 +425,31 @@ impl PlayerSpec {
                 if searches && !reuse {
                     spec.push_str(",reuse=off");
                 }
-                if *temperature > 0.0 {
+                if *temperature > 0.0 && level.is_none() {
                     spec.push_str(&format!(",temp={temperature}"));
                 }
                 spec
             }
         }
+    }
+}
+
+impl PlayerSpec {
+    /// The spec made ready for game `G`: a strength level's simulations and temperature are that game's
+    /// ([`zero_games::Encoding::LEVELS`]; `max` searches with the default simulations).
+    pub fn for_game<G: zero_games::Encoding>(mut self) -> PlayerSpec {
+        if let PlayerKind::Checkpoint {
+            simulations,
+            temperature,
+            level: Some(level),
+            ..
+        } = &mut self.kind
+        {
+            let search = level.search::<G>();
+            *simulations = search.simulations.unwrap_or(DEFAULT_CKPT_SIMS);
+            *temperature = search.temperature;
+        }
+        self
     }
 }
 

@@ -2,6 +2,7 @@
 
 use zero_arena::baselines::SearchLimit;
 use zero_arena::{PlayerKind, PlayerSpec, SpecError};
+use zero_games::{bashni::Bashni, tours::Tours};
 
 #[test]
 fn every_kind_parses() {
@@ -141,23 +142,35 @@ fn checkpoint_leaf_batch_and_tree_reuse() {
     assert!(text.contains("reuse") && text.contains("on or off"), "{text}");
 }
 
-#[test]
-fn checkpoint_strength_levels_set_simulations_and_temperature() {
-    let parts = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
+/// The simulations and temperature of a checkpoint spec made ready for game `G`.
+fn searched_by<G: zero_games::Encoding>(spec: &str) -> (u32, f32) {
+    match PlayerSpec::parse(spec).unwrap().for_game::<G>().kind {
         PlayerKind::Checkpoint {
             simulations,
             temperature,
             ..
         } => (simulations, temperature),
         other => panic!("{other:?}"),
-    };
+    }
+}
+
+#[test]
+fn checkpoint_strength_levels_set_simulations_and_temperature() {
+    let parts = searched_by::<Bashni>;
     assert_eq!(parts("ckpt:x.safetensors,level=beginner"), (1, 2.0));
     assert_eq!(parts("ckpt:x.safetensors,level=Expert"), (32, 0.2));
     assert_eq!(parts("ckpt:x.safetensors,sims=64,temp=0.5"), (64, 0.5));
+    // Each game has its own table: a Tours network needs a search at every level.
+    let tours = searched_by::<Tours>;
+    assert_eq!(tours("ckpt:x.safetensors,level=beginner"), (16, 1.0));
     assert_eq!(
-        PlayerSpec::parse("ckpt:x.safetensors,level=club").unwrap().canonical(),
-        "ckpt:x.safetensors,sims=8,temp=0.5"
+        tours("ckpt:x.safetensors,sims=64,temp=0.5"),
+        (64, 0.5),
+        "no level, no change"
     );
+    let club = PlayerSpec::parse("ckpt:x.safetensors,level=club").unwrap();
+    assert_eq!(club.canonical(), "ckpt:x.safetensors,level=club");
+    assert_eq!(club.for_game::<Tours>().canonical(), "ckpt:x.safetensors,level=club");
     for (spec, says) in [
         (
             "ckpt:x.safetensors,level=master",
@@ -165,7 +178,11 @@ fn checkpoint_strength_levels_set_simulations_and_temperature() {
         ),
         (
             "ckpt:x.safetensors,level=club,sims=8",
-            "give level=NAME or sims/ms, not both",
+            "give level=NAME or sims/ms/temp, not both",
+        ),
+        (
+            "ckpt:x.safetensors,temp=1,level=club",
+            "give level=NAME or sims/ms/temp, not both",
         ),
         ("ckpt:x.safetensors,temp=-1", "a temperature from 0 to 10"),
     ] {

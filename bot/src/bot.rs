@@ -143,11 +143,12 @@ impl<G: Encoding> Bot<G> {
         })
     }
 
-    /// Plays at `level` from now on: its simulations as the default budget (the bot's own for `max`) and its
-    /// move-choice temperature.
+    /// Plays at `level` from now on: its simulations in this game as the default budget (the bot's own for
+    /// `max`) and its move-choice temperature.
     pub fn set_level(&mut self, level: Level) {
-        self.default_budget = Budget::Simulations(level.simulations.unwrap_or(self.own_sims));
-        self.engine.set_temperature(level.temperature);
+        let search = level.search::<G>();
+        self.default_budget = Budget::Simulations(search.simulations.unwrap_or(self.own_sims));
+        self.engine.set_temperature(search.temperature);
         self.level = Some(level);
     }
 

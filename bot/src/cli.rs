@@ -14,8 +14,8 @@ pub struct Strength {
     /// Simulations per bot decision (default: the bundle's).
     #[arg(long)]
     pub sims: Option<u32>,
-    /// A strength level: beginner, casual, club, strong or max (simulations and a move-choice temperature;
-    /// their measured Elo is in docs/protocol.md).
+    /// A strength level: beginner, casual, club, expert, strong or max (simulations and a move-choice
+    /// temperature, set per game; their measured Elo is in docs/protocol.md).
     #[arg(long, conflicts_with = "sims", value_parser = Level::parse)]
     pub level: Option<Level>,
     /// What runs the network: torch (libtorch, f32), torch-bf16 (libtorch, bf16 on a CPU with native bf16) or

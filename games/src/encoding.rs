@@ -5,6 +5,10 @@
 
 use crate::{Action, Game};
 
+/// The strength levels' search ([`Encoding::LEVELS`]) of a game whose networks' policy alone already plays
+/// well: from one simulation at a high temperature up to 128 at none.
+pub const STANDARD_LEVELS: [(u32, f32); 5] = [(1, 2.0), (1, 1.0), (8, 0.5), (32, 0.2), (128, 0.0)];
+
 /// A game's network encoding.
 pub trait Encoding: Game {
     /// Number of input planes of the network's encoding.
@@ -21,6 +25,11 @@ pub trait Encoding: Game {
     /// policy indices as [`Game::transform_action`]. 1 (identity only) when no symmetry gives a new sample: in
     /// Bashni the only other symmetry maps a canonical view onto itself.
     const AUGMENTATIONS: usize = 1;
+    /// The search of the strength levels `beginner`, `casual`, `club`, `expert` and `strong` for this game's
+    /// networks (`zero_search::Level`), weakest first: simulations a move and the move choice's temperature. A
+    /// game whose networks' raw policy plays no better than chance needs simulations at the low levels too, or
+    /// they are not ordered; docs/protocol.md has each game's measured table.
+    const LEVELS: [(u32, f32); 5] = STANDARD_LEVELS;
 
     /// The symmetry under which the network sees this position: the one that shows the board from the side to
     /// move's usual point of view (0 when the game needs no turning). [`Encoding::encode`] applies it, and the

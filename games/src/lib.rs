@@ -38,7 +38,7 @@ pub mod zobrist;
 pub use action_list::ActionList;
 pub use bench::BenchPositions;
 pub use common::{EndReason, Outcome, RulesError, Side, parse_bool, parse_count, parse_options};
-pub use encoding::{Encoding, encode_batch, input_len, policy_index};
+pub use encoding::{Encoding, STANDARD_LEVELS, encode_batch, input_len, policy_index};
 pub use heuristic::Heuristic;
 pub use registry::{GameKind, Registered, UnknownGame};
 

@@ -1,37 +1,40 @@
 //! Strength levels: a few named ways for the search to play weaker than it can, for people who want a fair
-//! game. A level is a budget of simulations and a temperature for the move choice: the move is drawn from the
-//! root's visit counts, each with the network's prior added as one more visit, sharpened by 1/T (at 0 the
-//! search's own choice). Their strength against fixed anchors is
+//! game. A level is a budget of simulations and a temperature for the move choice, set per game
+//! ([`Encoding::LEVELS`]): the move is drawn from the root's visit counts, each with the network's prior added as
+//! one more visit, sharpened by 1/T (at 0 the search's own choice). Their strength against fixed anchors is
 //! measured per bundle with the arena (`ckpt:PATH,level=NAME`, docs/arena.md) and written in docs/protocol.md.
 
 use crate::puct::draw_sharpened;
+use zero_games::Encoding;
 
-/// One level.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// One level: a name, and its rank among the levels a game defines ([`Encoding::LEVELS`]); `max` has none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Level {
     pub name: &'static str,
-    /// Simulations a move (at every action of it); `None`: the player's own default.
-    pub simulations: Option<u32>,
-    /// Temperature of the move choice; 0 plays the search's choice.
-    pub temperature: f32,
+    rank: Option<usize>,
 }
 
 /// The levels, weakest first.
 pub const LEVELS: [Level; 6] = [
-    level("beginner", Some(1), 2.0),
-    level("casual", Some(1), 1.0),
-    level("club", Some(8), 0.5),
-    level("expert", Some(32), 0.2),
-    level("strong", Some(128), 0.0),
-    level("max", None, 0.0),
+    level("beginner", Some(0)),
+    level("casual", Some(1)),
+    level("club", Some(2)),
+    level("expert", Some(3)),
+    level("strong", Some(4)),
+    level("max", None),
 ];
 
-const fn level(name: &'static str, simulations: Option<u32>, temperature: f32) -> Level {
-    Level {
-        name,
-        simulations,
-        temperature,
-    }
+const fn level(name: &'static str, rank: Option<usize>) -> Level {
+    Level { name, rank }
+}
+
+/// How a level searches in a game.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LevelSearch {
+    /// Simulations a move (at every action of it); `None`: the player's own default.
+    pub simulations: Option<u32>,
+    /// Temperature of the move choice; 0 plays the search's choice.
+    pub temperature: f32,
 }
 
 impl Level {
@@ -45,6 +48,20 @@ impl Level {
                 let names: Vec<&str> = LEVELS.iter().map(|l| l.name).collect();
                 format!("unknown level {name:?}: the levels are {}", names.join(", "))
             })
+    }
+
+    /// How this level searches in game `G` ([`Encoding::LEVELS`]).
+    pub fn search<G: Encoding>(self) -> LevelSearch {
+        match self.rank {
+            Some(rank) => LevelSearch {
+                simulations: Some(G::LEVELS[rank].0),
+                temperature: G::LEVELS[rank].1,
+            },
+            None => LevelSearch {
+                simulations: None,
+                temperature: 0.0,
+            },
+        }
     }
 }
 
@@ -67,11 +84,30 @@ pub fn sample_policy(policy: &[f32], temperature: f32, u: f64) -> usize {
 mod tests {
     use super::*;
 
+    use zero_games::{GameKind, bashni::Bashni, tours::Tours, with_game};
+
     #[test]
     fn levels_parse_by_name_and_a_wrong_name_lists_them() {
-        assert_eq!(Level::parse("Club").unwrap().simulations, Some(8));
+        let club = Level::parse("Club").unwrap();
+        assert_eq!(club.search::<Bashni>().simulations, Some(8));
+        assert_eq!(club.search::<Tours>().simulations, Some(64), "a game's own table");
+        assert_eq!(Level::parse("max").unwrap().search::<Tours>().simulations, None);
         let err = Level::parse("grandmaster").unwrap_err();
         assert!(err.contains("beginner, casual, club, expert, strong, max"), "{err}");
+    }
+
+    #[test]
+    fn every_games_levels_search_more_and_choose_more_sharply_as_they_rise() {
+        for &game in GameKind::ALL {
+            let searches: Vec<LevelSearch> =
+                with_game!(game, G => LEVELS[..5].iter().map(|l| l.search::<G>()).collect());
+            for pair in searches.windows(2) {
+                let (weaker, stronger) = (pair[0], pair[1]);
+                assert!(stronger.simulations >= weaker.simulations, "{game:?}: {searches:?}");
+                assert!(stronger.temperature <= weaker.temperature, "{game:?}: {searches:?}");
+                assert!(stronger != weaker, "{game:?}: two levels search alike: {searches:?}");
+            }
+        }
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub use engine::{
     Budget, Engine, Progress, RootMove, Thought, actions_to_moves, choose_by_actions, principal_line, root_moves,
 };
 pub use evaluator::{EvalRequest, Evaluation, Evaluator, UniformEvaluator, legal_softmax, softmax_in_place};
-pub use level::{LEVELS, Level};
+pub use level::{LEVELS, Level, LevelSearch};
 pub use rollout::RolloutEvaluator;
 pub use search::{GameSearch, LeafStep, SearchResult, search_blocking};
 pub use tree::{Node, NodeId, NodeState, Tree};
