@@ -1,9 +1,10 @@
 //! `zero export CKPT|RUN_DIR --out DIR`: a bot bundle (see `bundle.rs` and `docs/bundle.md`).
 
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::{Path, PathBuf};
-use zero_bot::{ExportOptions, SearchDefaults};
+use zero_arena::Standings;
+use zero_bot::{ExportOptions, LevelRating, SearchDefaults};
 use zero_games::{GameKind, with_game};
 use zero_search::RootSearch;
 
@@ -20,6 +21,48 @@ pub struct ExportArgs {
     /// Default root search recorded in the manifest: puct or gumbel (default: the run's, else puct).
     #[arg(long)]
     pub root: Option<RootSearch>,
+    /// The standings of a round robin of this network's levels (`zero eval --out FILE` with players
+    /// `ckpt:CKPT,level=NAME,name=NAME` and the anchors): recorded in the manifest and shown beside the level
+    /// where the bot is played.
+    #[arg(long, value_name = "FILE")]
+    pub level_ratings: Option<PathBuf>,
+}
+
+/// What `zero eval --out` writes that the level ratings need.
+#[derive(serde::Deserialize)]
+struct EvalOut {
+    game: String,
+    standings: Standings,
+}
+
+/// The levels' ratings in the `zero eval --out` file at `path` (the rows named after a level), which must rate
+/// players of `game`.
+fn read_level_ratings(path: &Path, game: &str) -> Result<Vec<LevelRating>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let EvalOut { game: rated, standings } = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not the standings of zero eval --out", path.display()))?;
+    if rated != game {
+        bail!("{} rates players of {rated}; this network plays {game}", path.display());
+    }
+    let ratings: Vec<LevelRating> = zero_search::LEVELS
+        .iter()
+        .filter_map(|level| standings.get(level.name))
+        .map(|row| LevelRating {
+            level: row.name.clone(),
+            elo: row.elo,
+            interval: row.elo_interval,
+            anchor: standings.anchor.clone(),
+            games: row.games,
+        })
+        .collect();
+    if ratings.is_empty() {
+        bail!(
+            "{} rates no player named after a level ({}): name them so, as in `--player ckpt:CKPT,level=club,name=club`",
+            path.display(),
+            zero_search::LEVELS.map(|l| l.name).join(", ")
+        );
+    }
+    Ok(ratings)
 }
 
 /// The search the checkpoint's run played with: its config's `selfplay.search`, when the checkpoint is a run
@@ -59,6 +102,10 @@ pub fn run(args: ExportArgs) -> Result<()> {
             root: args.root.or(ran.map(|r| r.1)).unwrap_or(RootSearch::Puct),
         },
         elo,
+        level_ratings: match &args.level_ratings {
+            Some(path) => read_level_ratings(path, &meta.game)?,
+            None => Vec::new(),
+        },
     };
     let kind: GameKind = meta.game.parse()?;
     let manifest = with_game!(kind, G => zero_bot::export::<G>(&checkpoint, &args.out, options))?;

@@ -200,6 +200,17 @@ fn loading_refuses_damaged_bundles_naming_what_is_wrong() {
         "the manifest names \"/etc/passwd\"",
     );
     case(
+        "unknown-level",
+        &|b| {
+            let mut m = manifest(b);
+            m["level_ratings"] = serde_json::json!([
+                {"level": "grandmaster", "elo": 2500.0, "interval": 50.0, "anchor": "random", "games": 10}
+            ]);
+            write_manifest(b, &m);
+        },
+        "level_ratings: unknown level \"grandmaster\"",
+    );
+    case(
         "future-version",
         &|b| {
             let mut m = manifest(b);

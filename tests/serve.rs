@@ -6,7 +6,7 @@ mod support;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use support::{scratch, tiny_bundle};
+use support::{scratch, text, tiny_bundle, tiny_checkpoint, zero};
 use zero_games::Game;
 use zero_games::bashni::Bashni;
 
@@ -18,15 +18,14 @@ struct Server {
 
 impl Server {
     fn start(bundle: &std::path::Path, sims: u32) -> Server {
+        Server::start_with(bundle, &["--sims", &sims.to_string()])
+    }
+
+    /// `zero serve BUNDLE --port 0 ARGS`.
+    fn start_with(bundle: &std::path::Path, args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_zero"))
-            .args([
-                "serve",
-                bundle.to_str().unwrap(),
-                "--port",
-                "0",
-                "--sims",
-                &sims.to_string(),
-            ])
+            .args(["serve", bundle.to_str().unwrap(), "--port", "0"])
+            .args(args)
             .stdout(Stdio::piped())
             .spawn()
             .expect("zero serve starts");
@@ -397,4 +396,96 @@ fn analysis_flip_steps_save_and_load(report: &serde_json::Value, first: &serde_j
     );
     assert_eq!(second["counts"], "Goats in hand: 20 \u{b7} goats captured: 0");
     assert_eq!(second["cells"]["a1"], "T");
+}
+
+#[test]
+fn a_bundles_measured_level_ratings_are_shown_beside_its_level() {
+    let tmp = scratch("serve-levels");
+    let dir = tmp.path();
+    let ckpt = dir.join("net.safetensors");
+    tiny_checkpoint("bashni", &ckpt, 1, 7);
+    let ckpt = ckpt.to_str().unwrap();
+    // A real round robin of two levels and the anchor, as docs/protocol.md measures one.
+    let standings = dir.join("levels.json");
+    let out = zero(&[
+        "eval",
+        "--game",
+        "bashni",
+        "--player",
+        &format!("ckpt:{ckpt},level=casual,name=casual"),
+        "--player",
+        &format!("ckpt:{ckpt},level=beginner,name=beginner"),
+        "--player",
+        "random",
+        "--games",
+        "2",
+        "--out",
+        standings.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let export = |ratings: &std::path::Path, bundle: &std::path::Path| {
+        zero(&[
+            "export",
+            ckpt,
+            "--out",
+            bundle.to_str().unwrap(),
+            "--level-ratings",
+            ratings.to_str().unwrap(),
+        ])
+    };
+    let bundle = dir.join("bundle");
+    let out = export(&standings, &bundle);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(bundle.join("manifest.json")).unwrap()).unwrap();
+    let ratings = manifest["level_ratings"].as_array().unwrap();
+    let levels: Vec<&str> = ratings.iter().map(|r| r["level"].as_str().unwrap()).collect();
+    assert_eq!(
+        levels,
+        ["beginner", "casual"],
+        "the levels rated, weakest first; the anchor is none"
+    );
+    assert!(
+        ratings.iter().all(|r| r["anchor"] == "random" && r["games"] == 4),
+        "{ratings:?}"
+    );
+
+    // The page's state carries the rating of the level the bot plays at.
+    let server = Server::start_with(&bundle, &["--level", "casual"]);
+    let (status, state) = server.request("GET", "/api/state", "");
+    assert_eq!(status, 200);
+    assert_eq!(state["level"], "casual");
+    let rating = state["level_rating"].as_str().unwrap();
+    let casual = &ratings[1];
+    let want = format!(
+        "{:.0} ±{:.0} Elo over random (4 games)",
+        casual["elo"].as_f64().unwrap(),
+        casual["interval"].as_f64().unwrap()
+    );
+    assert_eq!(rating, want);
+    let unrated = Server::start_with(&bundle, &["--level", "club"]);
+    assert_eq!(
+        unrated.request("GET", "/api/state", "").1["level_rating"],
+        serde_json::Value::Null
+    );
+
+    // Standings without a level's row, of another game, or not standings at all, are refused by name.
+    for (name, content, says) in [
+        (
+            "anchors",
+            r#"{"game": "bashni", "standings": {"anchor": "random", "rows": []}}"#,
+            "rates no player named after a level",
+        ),
+        (
+            "tours",
+            r#"{"game": "tours", "standings": {"anchor": "random", "rows": []}}"#,
+            "rates players of tours; this network plays bashni",
+        ),
+        ("prose", "club: about 270", "not the standings of zero eval --out"),
+    ] {
+        let file = dir.join(format!("{name}.json"));
+        std::fs::write(&file, content).unwrap();
+        let refused = text(&export(&file, &dir.join(format!("bundle-{name}"))).stderr);
+        assert!(refused.contains(says), "{name}: {refused}");
+    }
 }

@@ -1,8 +1,8 @@
 //! Bot bundles: a directory that holds everything needed to play with one network, verified on load.
 //!
 //! - `manifest.json`: what the network is for (game, rules, encoding, action space, input shape, architecture),
-//!   default search settings, where it came from (run, generation, step, Elo), and the SHA-256 of every other
-//!   file;
+//!   default search settings, where it came from (run, generation, step, Elo), the strength levels' measured
+//!   Elo when known, and the SHA-256 of every other file;
 //! - `network.safetensors`: the model checkpoint, byte for byte as training wrote it;
 //! - `network.pt`: the network as a TorchScript module (input `[N, planes, H, W]`, output `[N, actions + 3]`:
 //!   policy logits then win/draw/loss logits), for `torch.jit.load` in Python or C++;
@@ -48,6 +48,34 @@ pub struct Manifest {
     pub torchscript: TorchScriptInfo,
     /// Every file of the bundle except the manifest, with its SHA-256 (lowercase hex) and size.
     pub files: BTreeMap<String, FileDigest>,
+    /// The strength levels' measured Elo with this network (`zero export --level-ratings`), weakest first; none
+    /// when they were not measured.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub level_ratings: Vec<LevelRating>,
+}
+
+/// One strength level's Elo with a bundle's network, from a round robin against the arena's anchors.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LevelRating {
+    /// `beginner` … `strong` (`zero_search::LEVELS`).
+    pub level: String,
+    pub elo: f64,
+    /// Half-width of the 95% interval.
+    pub interval: f64,
+    /// The player rated 0 (`random`).
+    pub anchor: String,
+    pub games: u32,
+}
+
+impl LevelRating {
+    /// The rating in words: `272 ±154 Elo over random (42 games)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{:.0} ±{:.0} Elo over {} ({} games)",
+            self.elo, self.interval, self.anchor, self.games
+        )
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -114,6 +142,7 @@ impl Bundle {
         }
         let manifest = read_manifest(dir)?;
         verify_files(dir, &manifest)?;
+        check_level_ratings(dir, &manifest)?;
         check_checkpoint(dir, &manifest, &zero_checkpoint::read_meta(&dir.join(WEIGHTS_FILE))?)?;
         Ok(Bundle {
             dir: dir.to_path_buf(),
@@ -189,6 +218,22 @@ fn verify_files(dir: &Path, manifest: &Manifest) -> Result<()> {
                 found.bytes,
                 digest.sha256,
                 digest.bytes
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Each level rating names a level and holds finite numbers.
+fn check_level_ratings(dir: &Path, manifest: &Manifest) -> Result<()> {
+    for rating in &manifest.level_ratings {
+        zero_search::Level::parse(&rating.level)
+            .map_err(|e| anyhow::anyhow!("bundle {}: level_ratings: {e}", dir.display()))?;
+        if !rating.elo.is_finite() || !rating.interval.is_finite() || rating.interval < 0.0 {
+            bail!(
+                "bundle {}: level_ratings: {}'s rating is not a finite Elo with a non-negative interval",
+                dir.display(),
+                rating.level
             );
         }
     }

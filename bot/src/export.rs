@@ -3,8 +3,8 @@
 //! temporary sibling directory and renamed into place at the end, so a reader never sees half of one.
 
 use crate::bundle::{
-    FileDigest, MANIFEST_FILE, MANIFEST_VERSION, Manifest, ONNX_FILE, Provenance, REQUIRED_FILES, SearchDefaults,
-    TORCHSCRIPT_FILE, TorchScriptInfo, WEIGHTS_FILE, sha256_file,
+    FileDigest, LevelRating, MANIFEST_FILE, MANIFEST_VERSION, Manifest, ONNX_FILE, Provenance, REQUIRED_FILES,
+    SearchDefaults, TORCHSCRIPT_FILE, TorchScriptInfo, WEIGHTS_FILE, sha256_file,
 };
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
@@ -20,6 +20,8 @@ const ONNX_TOLERANCE: f32 = 1e-4;
 pub struct ExportOptions {
     pub search: SearchDefaults,
     pub elo: Option<f64>,
+    /// The strength levels' measured Elo with this network.
+    pub level_ratings: Vec<LevelRating>,
 }
 
 /// Writes a bundle of checkpoint `checkpoint` (a network of game `G`) to `out`, atomically. Refuses an existing `out`.
@@ -94,6 +96,7 @@ fn manifest_for(
                 .to_string(),
         },
         files,
+        level_ratings: options.level_ratings,
     }
 }
 

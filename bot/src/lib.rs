@@ -18,6 +18,6 @@ pub mod record;
 pub mod serve;
 
 pub use bot::{Bot, Decision, MoveStats, Runtime, describe_outcome};
-pub use bundle::{Bundle, Manifest, SearchDefaults};
+pub use bundle::{Bundle, LevelRating, Manifest, SearchDefaults};
 #[cfg(feature = "torch")]
 pub use export::{ExportOptions, export};

@@ -65,8 +65,10 @@ pub struct Api<G: Encoding> {
     tables: Mutex<HashMap<String, Table<G>>>,
     /// The bundle's rules, kept apart so that a new game need not wait for a running search.
     rules: G::Rules,
-    /// The bot's strength level, when one was asked for (shown by the page).
+    /// The bot's strength level, when one was asked for, and its measured Elo with this bundle's network when
+    /// the bundle records it (both shown by the page).
     level: Option<&'static str>,
+    level_rating: Option<String>,
     height: i64,
     width: i64,
 }
@@ -98,6 +100,10 @@ impl<G: Encoding> Api<G> {
         Api {
             rules: bot.rules.clone(),
             level: bot.level().map(|l| l.name),
+            level_rating: bot.level().and_then(|level| {
+                let ratings = &bundle.manifest.level_ratings;
+                ratings.iter().find(|r| r.level == level.name).map(|r| r.describe())
+            }),
             bot: Mutex::new(bot),
             tables: Mutex::new(HashMap::new()),
             height,
@@ -177,6 +183,7 @@ impl<G: Encoding> Api<G> {
             "to_move": G::player_name(game.to_move()),
             "first": G::player_name(Side::First),
             "level": self.level,
+            "level_rating": self.level_rating,
             "human": G::player_name(table.human),
             "bot": G::player_name(table.human.other()),
             "human_to_move": game.outcome().is_none() && game.to_move() == table.human,

@@ -146,6 +146,15 @@ fn export_tiny<G: Encoding>(dir: &Path) -> Bundle {
         sims: 4,
         root: RootSearch::Puct,
     };
-    zero_bot::export::<G>(&checkpoint, &out, ExportOptions { search, elo: None }).expect("exporting the bundle");
+    zero_bot::export::<G>(
+        &checkpoint,
+        &out,
+        ExportOptions {
+            search,
+            elo: None,
+            level_ratings: Vec::new(),
+        },
+    )
+    .expect("exporting the bundle");
     Bundle::open(&out).expect("the exported bundle opens")
 }
