@@ -201,9 +201,17 @@ fn claim(dir: &Path, epoch: u64, record: &LeaseRecord) -> Result<bool, LeaseErro
     match linked {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
-        // A filesystem without hard links: an exclusive create decides instead (readers wait out the moment the
-        // record is empty).
-        Err(_) => claim_by_exclusive_create(&target, &text),
+        // A filesystem without hard links (EPERM or ENOTSUP): an exclusive create decides instead (readers wait
+        // out the moment the record is empty).
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::Unsupported
+            ) =>
+        {
+            claim_by_exclusive_create(&target, &text)
+        }
+        Err(e) => Err(io_error(&target)(e)),
     }
 }
 

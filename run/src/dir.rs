@@ -140,6 +140,8 @@ impl RunDir {
             self.games_dir(),
             self.equal_time_dir(),
             self.report_dir(),
+            // A renewal of the lease cut short leaves a temporary there too.
+            self.root.join(zero_report::lease::LEASE_DIR),
         ];
         // Evaluation games live one level down, a folder per generation.
         for entry in std::fs::read_dir(self.games_dir())?.flatten() {
