@@ -74,6 +74,15 @@ pub fn unique_token() -> u64 {
     hasher.finish()
 }
 
+/// When process `pid` started, in clock ticks after boot; none when no such process runs.
+pub fn process_start(pid: u32) -> Option<u64> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces and parentheses: the fields that follow come after the last ')'. The
+    // start time is field 22; after the name, field 3 comes first.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
 /// This machine's host name, its letters and digits only (as file names carry it), `host` if it has none.
 pub fn this_host() -> String {
     let name = fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
@@ -190,8 +199,7 @@ pub fn remove_if_abandoned(path: &Path) -> io::Result<bool> {
     }
     match remove_if_unheld(path, || false) {
         Err(e) if locks_unsupported(&e) => {
-            let running = |pid: u32| Path::new(&format!("/proc/{pid}")).exists();
-            if writer.is_some_and(|(_, pid)| !running(pid)) {
+            if writer.is_some_and(|(_, pid)| process_start(pid).is_none()) {
                 return remove_unless_gone(path);
             }
             Ok(false)

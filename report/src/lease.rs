@@ -88,10 +88,10 @@ impl LeaseRecord {
     pub fn for_this_process() -> LeaseRecord {
         let pid = std::process::id();
         LeaseRecord {
-            host: read_trimmed("/proc/sys/kernel/hostname").unwrap_or_else(|| "unknown-host".to_string()),
+            host: zero_games::files::this_host(),
             pid,
             machine: this_machine(),
-            process_start: process_start(pid).unwrap_or(0),
+            process_start: zero_games::files::process_start(pid).unwrap_or(0),
             token: format!("{:016x}", zero_games::files::unique_token()),
             beat: 0,
             released: false,
@@ -104,7 +104,7 @@ impl LeaseRecord {
         self.released
             || (!self.machine.is_empty()
                 && self.machine == this_machine()
-                && process_start(self.pid) != Some(self.process_start))
+                && zero_games::files::process_start(self.pid) != Some(self.process_start))
     }
 }
 
@@ -124,15 +124,6 @@ fn this_machine() -> String {
         (Some(boot), Some(ns)) => format!("{boot} {}", ns.display()),
         _ => String::new(),
     }
-}
-
-/// When process `pid` started, in clock ticks after boot; none when no such process runs.
-fn process_start(pid: u32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name may hold spaces and parentheses: the fields that follow come after the last ')'. The
-    // start time is field 22; after the name, field 3 comes first.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(19)?.parse().ok()
 }
 
 fn epoch_path(dir: &Path, epoch: u64) -> PathBuf {

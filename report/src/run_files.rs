@@ -15,12 +15,6 @@ pub fn require_run_dir(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Whether a process drives the run in `root` now: holds its lease (a holder on another machine is watched for a
-/// moment, until its heartbeat moves; see [`crate::lease`]).
-pub fn is_driven(root: &Path) -> bool {
-    crate::lease::LeaseWatch::look(root, crate::lease::Timing::default()).is_some()
-}
-
 /// The host a follower's shard name gives (`g0003-follow-HOST-PID-TOKEN-…`), none for the run's own shards.
 pub fn follower_shard_host(shard_name: &str) -> Option<&str> {
     let follower = shard_name.split_once('-')?.1.strip_prefix("follow-")?;

@@ -114,11 +114,6 @@ impl RunDir {
         Ok(dir)
     }
 
-    /// Whether a process drives the run in `root` now (holds its lease), as `zero status` asks it.
-    pub fn is_driven(root: &Path) -> bool {
-        zero_report::run_files::is_driven(root)
-    }
-
     /// Refuses once this process has lost the run's lease (it was stalled while another process took the run
     /// over): asked before every commit, so that a run that lost its lease writes nothing more.
     pub fn check_lease(&self) -> Result<()> {
@@ -385,6 +380,15 @@ fn own_selfplay_shard_generation(name: &str) -> Option<u32> {
 /// Network `generation` of the run in `root`.
 pub use zero_report::run_files::{require_run_dir, shard_prefix};
 
+/// The model that self-play of the run in `run_dir` plays network `network` with (what a self-play job's `model`
+/// takes): random rollouts for 0, else its checkpoint.
+pub fn model_of(run_dir: &Path, network: u32) -> String {
+    match network {
+        0 => "uniform".to_string(),
+        n => checkpoint_path(run_dir, n).display().to_string(),
+    }
+}
+
 pub fn checkpoint_path(root: &Path, generation: u32) -> PathBuf {
     root.join("checkpoints")
         .join(format!("gen-{generation:04}.safetensors"))
@@ -541,13 +545,14 @@ mod tests {
     #[test]
     fn a_run_is_driven_while_its_process_holds_the_lease() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(!RunDir::is_driven(dir.path()), "no lease yet");
+        let driven = || zero_report::lease::LeaseWatch::new(dir.path()).driven();
+        assert!(!driven(), "no lease yet");
         let run = RunDir::open(dir.path()).unwrap();
-        assert!(RunDir::is_driven(dir.path()));
+        assert!(driven());
         let refused = RunDir::open(dir.path()).err().expect("held").to_string();
         assert!(refused.contains("is in use by another process"), "{refused}");
         drop(run);
-        assert!(!RunDir::is_driven(dir.path()));
+        assert!(!driven());
         assert!(RunDir::open(dir.path()).is_ok());
     }
 }

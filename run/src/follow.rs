@@ -70,7 +70,7 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
             return Ok(());
         }
         let (generation, network) = network_to_follow(config, run_dir, &state);
-        let model = model_of(run_dir, network);
+        let model = crate::dir::model_of(run_dir, network);
         // The run's rule for resignation: only once the previous generation's checks have earned it.
         let earlier = read_generations(&run_dir.join("generations.jsonl"))?;
         sp.resign_check_fraction = if resignation_earned(&config.selfplay, &earlier) {
@@ -103,14 +103,6 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
         ));
     }
     Ok(())
-}
-
-/// The model a follower plays network `network` with: random rollouts for 0, else its checkpoint.
-fn model_of(run_dir: &Path, network: u32) -> String {
-    match network {
-        0 => "uniform".to_string(),
-        n => checkpoint_path(run_dir, n).display().to_string(),
-    }
 }
 
 /// This follower's heartbeat (`followers/ID.json`, docs/cluster.md), written at start, after each batch and when

@@ -404,11 +404,7 @@ impl<G: Registered> Generation<'_, G> {
         let wanted = self.config.run.games_per_generation as u64;
         let mut run = SelfPlayRun::default();
         if have < wanted {
-            let model = if network == 0 {
-                "uniform".to_string()
-            } else {
-                self.dir.checkpoint(network).display().to_string()
-            };
+            let model = crate::dir::model_of(self.dir.root(), network);
             let mut sp = self.config.selfplay.clone();
             let allowed = resignation_earned(&sp, earlier);
             if !allowed {
