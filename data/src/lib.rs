@@ -7,7 +7,8 @@
 //! each renamed into place once complete, so a shard is complete exactly when its positions file exists. Both carry
 //! the [`ShardHeader`] (run, generation, model, game, rules, network encoding) in their file metadata, and its
 //! identifying fields as dictionary-encoded columns. Readers ([`read_shard`], [`read_games`], [`ShardSet`]) report a
-//! corrupt, truncated, incompatible or unknown-version shard as a [`DataError`] naming the file, never panic.
+//! corrupt, truncated, incompatible or unknown-version shard as a [`DataError`] naming the file, never panic, and
+//! never hand the Parquet crate a footer or page header it could loop on (`thrift.rs` reads them first).
 //! [`ReplayIndex`] selects the newest positions by a [`WindowRule`], and [`SampleStream`] streams shuffled
 //! [`TrainingSample`]s from them with bounded memory. [`merge_shards`] replaces many small shards (self-play writes one
 //! per finished game) by one, crash-safely, and [`clean_incomplete`] makes a directory consistent after a crash
@@ -19,6 +20,7 @@ mod merge;
 mod reader;
 mod records;
 mod schema;
+mod thrift;
 mod window;
 mod writer;
 

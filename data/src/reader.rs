@@ -5,7 +5,9 @@
 use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::ops::Range;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::OnceLock;
 use std::time::SystemTime;
 
@@ -16,7 +18,7 @@ use arrow_schema::SchemaRef;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
 use parquet::errors::ParquetError;
-use parquet::file::metadata::ParquetMetaData;
+use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
 
 use crate::digest::{self, DATA_SHA256_KEY};
 use crate::error::DataError;
@@ -24,6 +26,7 @@ use crate::records::{GameRecord, PositionRecord, ShardHeader};
 use crate::schema::{
     self, GAMES_SUFFIX, LEGACY_POSITIONS_SUFFIX, POSITIONS_SUFFIX, ShardSpec, game_columns, position_columns,
 };
+use crate::thrift;
 use zero_games::files::is_temporary;
 
 /// Rows per Arrow batch when reading: large enough to amortize decoding, small enough to stay a few MB.
@@ -40,8 +43,8 @@ pub struct ShardFile {
     metadata: ArrowReaderMetadata,
     /// The footer's `zero.data_sha256`; none in files written before it.
     digest: Option<String>,
-    /// Set once the data matched `digest`; a failed check is repeated by the next read.
-    digest_checked: OnceLock<()>,
+    /// Set once the data matched `digest` and its page headers passed; a failed check is repeated by the next read.
+    data_checked: OnceLock<()>,
 }
 
 /// Runs a call into the Parquet reader, turning a panic inside it into [`DataError::Corrupt`] for `path`. The
@@ -60,6 +63,56 @@ fn contained<T>(path: &Path, read: impl FnOnce() -> Result<T, DataError>) -> Res
             ParquetError::General(format!("the Parquet reader failed on it: {message}")),
         ))
     })
+}
+
+/// The longest footer read: a shard's is a few kB, and the Parquet crate would hold a claimed one in memory.
+const MAX_FOOTER_BYTES: u64 = 64 << 20;
+
+/// Reads the file's footer through [`thrift::clean_footer`] (the Parquet crate's own reading of a footer can be
+/// made to loop for hours: see there) and decodes what it kept.
+fn load_metadata(path: &Path, file: &File, length: u64) -> Result<ArrowReaderMetadata, DataError> {
+    let bad = |reason: String| DataError::corrupt(path, ParquetError::General(reason));
+    if length < 12 {
+        return Err(bad(format!("{length} bytes, too short for a Parquet file")));
+    }
+    let mut tail = [0u8; 8];
+    file.read_exact_at(&mut tail, length - 8)
+        .map_err(|e| DataError::io(path, e))?;
+    if &tail[4..] != b"PAR1" {
+        return Err(bad("no Parquet footer at its end (PAR1)".to_string()));
+    }
+    let footer_length = u64::from(u32::from_le_bytes(tail[..4].try_into().expect("4 bytes")));
+    if footer_length > (length - 12).min(MAX_FOOTER_BYTES) {
+        return Err(bad(format!("a footer of {footer_length} bytes in a file of {length}")));
+    }
+    let mut footer = vec![0u8; footer_length as usize];
+    file.read_exact_at(&mut footer, length - 8 - footer_length)
+        .map_err(|e| DataError::io(path, e))?;
+    let cleaned = thrift::clean_footer(&footer).map_err(|e| bad(format!("its footer: {e}")))?;
+    contained(path, || {
+        let metadata = ParquetMetaDataReader::decode_metadata(&cleaned).map_err(|e| DataError::corrupt(path, e))?;
+        ArrowReaderMetadata::try_new(Arc::new(metadata), ArrowReaderOptions::new())
+            .map_err(|e| DataError::corrupt(path, e))
+    })
+}
+
+/// Walks the page headers of every column chunk ([`thrift::check_pages`]); the chunks were checked to lie
+/// inside the file when it was opened.
+fn check_page_headers(path: &Path, file: &File, metadata: &ParquetMetaData) -> Result<(), DataError> {
+    let mut chunk = Vec::new();
+    for (g, group) in metadata.row_groups().iter().enumerate() {
+        for (c, column) in group.columns().iter().enumerate() {
+            let start = column.dictionary_page_offset().unwrap_or(column.data_page_offset());
+            let (start, size) = (start.max(0) as u64, column.compressed_size().max(0) as usize);
+            chunk.resize(size, 0);
+            file.read_exact_at(&mut chunk, start)
+                .map_err(|e| DataError::io(path, e))?;
+            thrift::check_pages(&chunk).map_err(|e| {
+                DataError::corrupt(path, ParquetError::General(format!("row group {g}, column {c}: {e}")))
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a footer whose row groups or column chunks cannot be those of this file: negative counts, offsets or
@@ -118,10 +171,8 @@ impl ShardFile {
 
     fn open_with(path: &Path, expected_schema: impl Fn(&ShardHeader) -> SchemaRef) -> Result<ShardFile, DataError> {
         let file = File::open(path).map_err(|e| DataError::io(path, e))?;
-        let metadata = contained(path, || {
-            ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).map_err(|e| DataError::corrupt(path, e))
-        })?;
         let length = file.metadata().map_err(|e| DataError::io(path, e))?.len();
+        let metadata = load_metadata(path, &file, length)?;
         check_layout(path, metadata.metadata(), length)?;
         let parquet = metadata.metadata().file_metadata();
         let digest = parquet
@@ -138,20 +189,24 @@ impl ShardFile {
             rows,
             metadata,
             digest,
-            digest_checked: OnceLock::new(),
+            data_checked: OnceLock::new(),
         })
     }
 
-    /// Checks the file's data against its footer's digest, once per open file.
-    fn check_digest(&self) -> Result<(), DataError> {
-        let Some(recorded) = &self.digest else { return Ok(()) };
-        if self.digest_checked.get().is_some() {
+    /// Checks the file's data against its footer's digest and walks its page headers, once per open file. A
+    /// digest is a checksum, not a signature: page headers made to hurt the Parquet reader can carry a matching
+    /// one, so they are walked in every file.
+    fn check_data(&self) -> Result<(), DataError> {
+        if self.data_checked.get().is_some() {
             return Ok(());
         }
         let mut file = File::open(&self.path).map_err(|e| DataError::io(&self.path, e))?;
         let length = file.metadata().map_err(|e| DataError::io(&self.path, e))?.len();
-        digest::verify(&self.path, &mut file, length, recorded)?;
-        let _ = self.digest_checked.set(());
+        if let Some(recorded) = &self.digest {
+            digest::verify(&self.path, &mut file, length, recorded)?;
+        }
+        check_page_headers(&self.path, &file, self.metadata.metadata())?;
+        let _ = self.data_checked.set(());
         Ok(())
     }
 
@@ -218,7 +273,7 @@ impl ShardFile {
         batch_rows: usize,
         columns: &[&str],
     ) -> Result<impl Iterator<Item = Result<RecordBatch, DataError>> + use<>, DataError> {
-        self.check_digest()?;
+        self.check_data()?;
         let path = self.path.clone();
         let file = File::open(&path).map_err(|e| DataError::io(&path, e))?;
         let indices = columns

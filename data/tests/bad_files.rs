@@ -394,3 +394,77 @@ fn a_byte_changed_anywhere_in_a_shards_data_is_caught_by_its_digest() {
         );
     }
 }
+
+/// A list of `lists` lists of 2^31 - 1 booleans each, in Thrift's compact protocol, as field 20 of a struct: the
+/// Parquet crate (60.1) skips each boolean of an unknown field without reading a byte, so it would spend
+/// `lists` x 2^31 steps on these few bytes (found by fuzzing a page header; the footer's decoder skips alike).
+fn lists_of_booleans(lists: u32) -> Vec<u8> {
+    let mut bytes = vec![0x09, 40, 0xf9];
+    let varint = |out: &mut Vec<u8>, mut n: u64| {
+        while n >= 0x80 {
+            out.push(n as u8 | 0x80);
+            n >>= 7;
+        }
+        out.push(n as u8);
+    };
+    varint(&mut bytes, u64::from(lists));
+    for _ in 0..lists {
+        bytes.push(0xf1);
+        varint(&mut bytes, (1 << 31) - 1);
+    }
+    bytes
+}
+
+#[test]
+fn a_footer_that_would_keep_the_parquet_reader_busy_for_hours_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = write_shard(dir.path(), "s", 0, &[3, 4], 0);
+    let clean = fs::read(&shard.positions_path).unwrap();
+    let footer_length = u32::from_le_bytes(clean[clean.len() - 8..clean.len() - 4].try_into().unwrap()) as usize;
+    let footer_start = clean.len() - 8 - footer_length;
+    // The footer's last byte ends FileMetaData; an unknown field goes in before it.
+    let mut footer = clean[footer_start..clean.len() - 9].to_vec();
+    footer.extend(lists_of_booleans(1000));
+    footer.push(0);
+    let mut hostile = clean[..footer_start].to_vec();
+    hostile.extend(&footer);
+    hostile.extend((footer.len() as u32).to_le_bytes());
+    hostile.extend(b"PAR1");
+    fs::write(&shard.positions_path, &hostile).unwrap();
+    let started = std::time::Instant::now();
+    let err = zero_data::ShardFile::open(&shard.positions_path).err().unwrap();
+    let text = err.to_string();
+    assert!(matches!(err, DataError::Corrupt { .. }), "{text}");
+    assert!(
+        text.contains("s.parquet") && text.contains("2147483647 booleans"),
+        "{text}"
+    );
+    // Not a timing test: without the walk this does not end within the suite.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}
+
+#[test]
+fn a_page_header_that_would_keep_the_parquet_reader_busy_is_refused_before_any_page_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = write_shard(dir.path(), "s", 0, &[3, 4], 0);
+    // A digest-less file (as written before digests, or by a tool that writes none): no checksum stands in the
+    // way, and a digest is no defence anyway, since a file made to hurt can carry a matching one.
+    edit_column(&shard.positions_path, "ply", |column| {
+        arrow_array::make_array(column.to_data())
+    });
+    let mut bytes = fs::read(&shard.positions_path).unwrap();
+    // The first page header starts right after the leading magic: its first bytes become a field holding one
+    // list of 2^31 - 1 booleans.
+    let attack = lists_of_booleans(1);
+    bytes[4..4 + attack.len()].copy_from_slice(&attack);
+    fs::write(&shard.positions_path, &bytes).unwrap();
+    let err = zero_data::read_shard(&shard.positions_path).unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, DataError::Corrupt { .. }), "{text}");
+    assert!(
+        text.contains("s.parquet")
+            && text.contains("row group 0, column 0: page 0 at byte 0")
+            && text.contains("booleans"),
+        "{text}"
+    );
+}

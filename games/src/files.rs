@@ -13,19 +13,19 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
-/// Writes in progress in this process ([`writing`]), and whether it is ending ([`exit_between_writes`]).
+/// Writes in progress in this process ([`writing`]), and whether it is ending ([`stop_writes`]).
 static WRITES_IN_PROGRESS: AtomicUsize = AtomicUsize::new(0);
 static ENDING: AtomicBool = AtomicBool::new(false);
 
 /// Held while a file, or files that belong together (a shard's two halves), are written: a process that ends on
-/// a signal through [`exit_between_writes`] waits until none is held.
+/// a signal through [`stop_writes`] waits until none is held.
 pub struct Writing(());
 
 /// Marks a write in progress until the returned value is dropped. Once the process is ending, the write never
 /// starts: the calling thread waits for the exit.
 pub fn writing() -> Writing {
     loop {
-        // Counted first, then the flag read; `exit_between_writes` sets the flag, then reads the count: one of
+        // Counted first, then the flag read; `stop_writes` sets the flag, then reads the count: one of
         // the two always sees the other.
         WRITES_IN_PROGRESS.fetch_add(1, Ordering::SeqCst);
         if !ENDING.load(Ordering::SeqCst) {
@@ -42,15 +42,15 @@ impl Drop for Writing {
     }
 }
 
-/// Ends the process with `code` once no write is in progress (new ones wait), so that a process stopped by a
-/// signal leaves no temporary and no half of a shard behind. Waits at most 30 s for a write that hangs.
-pub fn exit_between_writes(code: i32) -> ! {
+/// Lets no new write start (they wait for ever) and returns once none is in progress, waiting at most 30 s for
+/// one that hangs: what a process ending on a signal calls before it exits, so that it leaves no temporary and
+/// no half of a shard behind (`zero_run::exit_between_writes`).
+pub fn stop_writes() {
     ENDING.store(true, Ordering::SeqCst);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     while WRITES_IN_PROGRESS.load(Ordering::SeqCst) > 0 && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    std::process::exit(code)
 }
 
 /// Part of the name of every temporary file zero writes.

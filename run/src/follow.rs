@@ -179,7 +179,7 @@ fn end_between_writes_on_signals() -> Result<()> {
         while !told.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(50));
         }
-        zero_games::files::exit_between_writes(143)
+        crate::exit_between_writes(143)
     })?;
     Ok(())
 }

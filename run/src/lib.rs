@@ -36,3 +36,17 @@ pub use config::{LoopConfig, RESUMABLE_KEYS, RunConfig};
 // The report and the summaries live in zero-report, which needs no libtorch; the run's paths to them stay.
 pub use run_loop::{DEFAULT_CONFIG, RunRequest, run};
 pub use zero_report::{self as report, summary};
+
+/// Ends the process with `code` once no file is being written ([`zero_games::files::stop_writes`]): how the run
+/// and its followers end on SIGINT or SIGTERM. It exits with `_exit`, running no exit handlers and no static
+/// destructors: libtorch's, run while another thread still trained, killed the process by a signal in place of
+/// its status (seen as an interrupted run that ended without 130). Every file is written atomically, so nothing
+/// is left to flush but the terminal's lines.
+pub fn exit_between_writes(code: i32) -> ! {
+    use std::io::Write;
+    zero_games::files::stop_writes();
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: _exit(2) ends the process at once; nothing after it runs.
+    unsafe { libc::_exit(code) }
+}

@@ -216,7 +216,7 @@ impl Watch {
             if interrupted.load(Ordering::SeqCst) {
                 crate::log::say("followers: interrupted: cancelling them, then stopping");
                 let _ = self.cancel_all();
-                zero_games::files::exit_between_writes(130);
+                crate::exit_between_writes(130);
             }
             std::thread::sleep(Duration::from_millis(100).min(poll));
             if Instant::now() < next {
