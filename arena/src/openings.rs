@@ -3,9 +3,10 @@
 //! swapped).
 //!
 //! An opening is a uniformly random number of plies in `min_plies..=max_plies` (2-6 by default), each a uniformly
-//! random legal move. It is kept only if it is **balanced**: the game is not over, and a depth-2 alpha-beta
+//! random legal move. It is kept only if it is **balanced**: the game is not over, and a depth-4 alpha-beta
 //! search with the game's heuristic scores it, from the first player's view, within [`BALANCE_LIMIT`] of the
-//! same search from the start position (so no side has already lost material it cannot get back at once; the
+//! same search from the start position (so no side has already lost material, or left a piece to a capture or
+//! a fork, that it cannot get back; the
 //! start is the reference rather than 0 because a heuristic need not call the start even: Bagh Chal's counts
 //! the tigers' free steps). Duplicates (same position hash) are dropped. The book is generated
 //! once from a seed and stored as JSON (the move sequences in notation, with the game and rules they belong to),
@@ -20,8 +21,11 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use zero_games::Heuristic;
 
-/// Largest difference (on the heuristic's [-1, 1] scale) between an opening's depth-2 score and the start's.
-pub const BALANCE_LIMIT: f32 = 0.2;
+/// Largest difference (on the heuristic's [-1, 1] scale) between an opening's judged score and the start's.
+pub const BALANCE_LIMIT: f32 = 0.12;
+/// The depth of the balance judge's alpha-beta: four plies see a piece lost to a fork or to a capture the
+/// opening left (two saw only the capture at once, and let through Bagh Chal openings that lose a goat).
+pub const BALANCE_DEPTH: u32 = 4;
 /// Random tries per opening wanted before giving up on finding more.
 const TRIES_PER_OPENING: usize = 50;
 
@@ -48,7 +52,11 @@ impl OpeningBook {
         max_plies: u32,
     ) -> OpeningBook {
         let mut rng = player_rng(seed, u64::MAX);
-        let mut judge = AlphaBeta::<G>::new("opening-judge", SearchLimit::depth(2), player_rng(seed, u64::MAX - 1));
+        let mut judge = AlphaBeta::<G>::new(
+            "opening-judge",
+            SearchLimit::depth(BALANCE_DEPTH),
+            player_rng(seed, u64::MAX - 1),
+        );
         let mut seen = FxHashSet::default();
         let mut openings = Vec::new();
         let mut moves = Vec::new();

@@ -142,3 +142,30 @@ fn a_match_starts_where_told_in_the_book_and_its_records_rate_as_a_pool() {
     assert_eq!(standings.anchor, "greedy");
     assert!(rate_records(&[], "random").is_err());
 }
+
+#[test]
+fn no_bagh_chal_opening_hands_the_tigers_a_goat() {
+    // The balance judge once searched two plies and let through openings where a goat stood to be jumped at
+    // once or forked: one side's game was lost before it began. No opening may leave the tigers a capture.
+    let rules = BaghChal::parse_rules(None, &[]).unwrap();
+    let book = OpeningBook::generate::<BaghChal>(&rules, 64, 1, 2, 6);
+    assert!(book.openings.len() >= 32, "only {} openings", book.openings.len());
+    let mut moves = Vec::new();
+    for line in &book.openings {
+        let mut game = BaghChal::start(&rules);
+        for mv in line {
+            game.play(&game.parse_move(mv).unwrap());
+        }
+        game.legal_moves(&mut moves);
+        let capture = moves.iter().map(|mv| game.format_move(mv)).find(|mv| mv.contains('x'));
+        assert_eq!(capture, None, "{line:?}: the tigers capture at once");
+        let after_reply_captures = moves.iter().all(|mv| {
+            let mut next = game.clone();
+            next.play(mv);
+            let mut replies = Vec::new();
+            next.legal_moves(&mut replies);
+            replies.iter().any(|r| next.format_move(r).contains('x'))
+        });
+        assert!(!after_reply_captures, "{line:?}: every move leaves a goat to be jumped");
+    }
+}
