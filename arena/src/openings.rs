@@ -6,9 +6,8 @@
 //! random legal move. It is kept only if it is **balanced**: the game is not over, and a depth-4 alpha-beta
 //! search with the game's heuristic scores it, from the first player's view, within [`BALANCE_LIMIT`] of the
 //! same search from the start position (so no side has already lost material, or left a piece to a capture or
-//! a fork, that it cannot get back; the
-//! start is the reference rather than 0 because a heuristic need not call the start even: Bagh Chal's counts
-//! the tigers' free steps). Duplicates (same position hash) are dropped. The book is generated
+//! a fork, that it cannot get back; the start is the reference rather than 0 because a heuristic need not call
+//! the start even: Bagh Chal's counts the tigers' free steps). Duplicates (same position hash) are dropped. The book is generated
 //! once from a seed and stored as JSON (the move sequences in notation, with the game and rules they belong to),
 //! so that a match can be replayed exactly.
 
