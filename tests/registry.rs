@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use support::{scratch, text, zero};
-use zero_games::{Game, GameKind, with_game};
+use zero_games::{Game, GameKind, Side, with_game};
 
 /// A tiny config for `kind`: one residual block, a few searches, a few training steps.
 fn tiny_config(kind: GameKind) -> String {
@@ -109,6 +109,21 @@ fn pipeline(kind: GameKind, dir: &Path) {
     assert!(
         table.contains("net") && table.contains("random"),
         "{kind}: evaluation table {table}"
+    );
+    // The pair's games by side, named as the game names its players: one game each with 2 games a pair.
+    let [first, second] = with_game!(kind, G => [Side::First, Side::Second].map(G::player_name));
+    let by_side = table
+        .lines()
+        .find(|l| l.starts_with("net vs random "))
+        .unwrap_or_default();
+    let one_game = |side: &str| {
+        ["1-0-0", "0-1-0", "0-0-1"]
+            .iter()
+            .any(|wdl| by_side.contains(&format!("as {side}: {wdl}, score")))
+    };
+    assert!(
+        one_game(first) && one_game(second),
+        "{kind}: no games by side in {table}"
     );
 
     let bundle = dir.join("bundle");

@@ -86,7 +86,7 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
             format!("{:.0} [{:.0}, {:.0}]", r.elo, r.low, r.high)
         });
         let equal_time = g.equal_time.as_ref().map_or("-".to_string(), |e| {
-            format!("{} vs {} ({} ms)", e.result.describe(), e.result.opponent, e.ms)
+            format!("vs {} ({} ms): {}", e.result.opponent, e.ms, e.describe())
         });
         let scores = g
             .scores

@@ -267,6 +267,42 @@ pub struct EqualTimeResult {
     /// The result; its opponent is the engine's arena spec.
     #[serde(flatten)]
     pub result: MatchScore,
+    /// The same games split by the side the network played, the first player's first (absent in summaries
+    /// written before it was kept).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_side: Vec<SideScore>,
+}
+
+impl EqualTimeResult {
+    /// The result and, when kept, the sides: `61-5-34, score 64% [54%, 72%]; as goats 34-4-12, as tigers
+    /// 27-1-22`.
+    pub fn describe(&self) -> String {
+        let sides: Vec<String> = self.by_side.iter().map(SideScore::describe).collect();
+        match sides.is_empty() {
+            true => self.result.describe(),
+            false => format!("{}; {}", self.result.describe(), sides.join(", ")),
+        }
+    }
+}
+
+/// A player's games against one opponent, with one side of the board: a Bagh Chal network's goats lose in
+/// other ways than its tigers, and a total can hide either.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SideScore {
+    /// The side's name in the game (`white`, `goats`).
+    pub side: String,
+    #[serde(flatten)]
+    pub result: MatchScore,
+}
+
+impl SideScore {
+    /// `as goats 34-4-12`.
+    pub fn describe(&self) -> String {
+        format!(
+            "as {} {}-{}-{}",
+            self.side, self.result.wins, self.result.draws, self.result.losses
+        )
+    }
 }
 
 /// The share of self-play games one side must win for the results to count as one-sided.

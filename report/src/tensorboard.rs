@@ -1,7 +1,7 @@
 //! TensorBoard event files of a run (`RUN_DIR/tensorboard/`), written from its records with the report:
 //! every training step's numbers from `metrics.jsonl` (`train/loss`, `train/lr`, ... at the optimizer step) and
 //! every generation's from `generations.jsonl` (`generation/draw_rate`, `ratings/gen3/elo`,
-//! `scores/greedy/score`, `phases/selfplay/seconds`, ... at the generation number), each at the wall-clock
+//! `scores/greedy/score`, `equal_time/by_side/goats/score`, `phases/selfplay/seconds`, ... at the generation number), each at the wall-clock
 //! time it was recorded. Point TensorBoard at the run (`tensorboard --logdir RUN_DIR/tensorboard`).
 //!
 //! The file is rewritten whole and atomically from the records, so it never holds a step twice (a step a
@@ -166,7 +166,7 @@ fn flatten(path: &str, value: &Value, out: &mut Vec<(String, f32)>) {
         Value::Object(map) => map.iter().for_each(|(key, v)| flatten(&join(key), v, out)),
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                let name = ["player", "opponent"]
+                let name = ["player", "side", "opponent"]
                     .iter()
                     .find_map(|k| item.get(k).and_then(Value::as_str))
                     .map_or_else(|| i.to_string(), str::to_string);
@@ -205,10 +205,14 @@ mod tests {
     }
 
     #[test]
-    fn numbers_are_tagged_by_their_path_and_list_items_by_their_player() {
+    fn numbers_are_tagged_by_their_path_and_list_items_by_their_player_or_side() {
         let value = serde_json::json!({
             "draw_rate": 0.5, "network": "gen2", "phases": {"train": {"seconds": 3.0}},
-            "ratings": [{"player": "gen2", "elo": 120.0}], "losses": [1.0, 2.0]
+            "ratings": [{"player": "gen2", "elo": 120.0}], "losses": [1.0, 2.0],
+            "equal_time": {"score": 0.5, "by_side": [
+                {"side": "goats", "opponent": "ab", "score": 0.75},
+                {"side": "tigers", "opponent": "ab", "score": 0.25}
+            ]}
         });
         let mut out = Vec::new();
         flatten("", &value, &mut out);
@@ -218,6 +222,9 @@ mod tests {
             tags,
             [
                 "draw_rate",
+                "equal_time/by_side/goats/score",
+                "equal_time/by_side/tigers/score",
+                "equal_time/score",
                 "losses/0",
                 "losses/1",
                 "phases/train/seconds",

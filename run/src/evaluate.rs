@@ -18,12 +18,12 @@
 
 use crate::config::RunConfig;
 use crate::dir::RunDir;
-use crate::summary::{EqualTimeResult, MatchScore, is_network_name, network_name};
+use crate::summary::{EqualTimeResult, MatchScore, SideScore, is_network_name, network_name};
 use anyhow::{Context, Result, bail};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use zero_arena::{Entrant, MatchOptions, MatchRecord, OpeningBook, Standings, head_to_head, rate_records};
-use zero_games::Registered;
+use zero_games::{Game, Registered, Side};
 
 /// The player every rating is relative to, when the run's baselines include it.
 const ANCHOR: &str = "random";
@@ -227,6 +227,7 @@ pub fn equal_time<G: Registered>(
     Ok(Some(EqualTimeResult {
         ms,
         result: match_score(&records, &name, opponent.name()),
+        by_side: side_scores::<G>(&records, &name, opponent.name()),
     }))
 }
 
@@ -293,6 +294,25 @@ pub fn match_score(records: &[MatchRecord], player: &str, opponent: &str) -> Mat
     )
 }
 
+/// `player`'s games against `opponent` in `records` split by the side it played, the first player's first, each
+/// named as the game names it.
+pub fn side_scores<G: Game>(records: &[MatchRecord], player: &str, opponent: &str) -> Vec<SideScore> {
+    [Side::First, Side::Second]
+        .into_iter()
+        .map(|side| {
+            let played = |r: &&MatchRecord| match side {
+                Side::First => r.first == player && r.second == opponent,
+                Side::Second => r.second == player && r.first == opponent,
+            };
+            let games = records.iter().filter(played);
+            SideScore {
+                side: G::player_name(side).to_string(),
+                result: MatchScore::of(opponent, games.filter_map(|r| r.score_of(player))),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,6 +344,26 @@ mod tests {
         ];
         let r = match_score(&records, "gen3", "ab");
         assert_eq!((r.opponent.as_str(), r.wins, r.draws, r.losses), ("ab", 2, 1, 1));
+    }
+
+    #[test]
+    fn side_scores_split_the_player_s_games_by_the_side_it_played_against_that_opponent_only() {
+        let records = [
+            record("gen3", "ab", Some("first")),
+            record("gen3", "ab", Some("second")),
+            record("gen3", "ab", Some("second")),
+            record("ab", "gen3", Some("second")),
+            record("ab", "gen3", None),
+            record("gen3", "greedy", Some("first")),
+            record("greedy", "gen3", Some("first")),
+        ];
+        let sides = side_scores::<zero_games::baghchal::BaghChal>(&records, "gen3", "ab");
+        fn tally(s: &SideScore) -> (&str, usize, usize, usize) {
+            (s.side.as_str(), s.result.wins, s.result.draws, s.result.losses)
+        }
+        assert_eq!(tally(&sides[0]), ("goats", 1, 0, 2));
+        assert_eq!(tally(&sides[1]), ("tigers", 1, 1, 0));
+        assert_eq!(sides[1].describe(), "as tigers 1-1-0");
     }
 
     #[test]

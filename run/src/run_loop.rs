@@ -680,7 +680,7 @@ fn print_summary(s: &GenerationSummary) {
             s.network,
             e.result.opponent,
             e.ms,
-            e.result.describe()
+            e.describe()
         ));
     }
     if let Some(gate) = &s.gate {

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""How a Bagh Chal player's goats lose goats: for every game it played as the goats (a `zero eval --games-out`
+file), each goat move that left the tigers a capture is counted as avoidable (another goat move there left none)
+or forced at one ply (every goat move there left one: the threat was built earlier, a double attack).
+
+    ~/.cache/zero/torch-2.13.0/venv/bin/python scripts/goat-captures.py PLAYER GAMES.jsonl [MORE.jsonl ...]
+
+PLAYER is the player's name in the records (`name=` of its spec). Needs the `zero` Python package (`make
+python` installs it into the set-up's venv). Prints one line per lost goat game, then the totals by result.
+"""
+import argparse
+import collections
+import json
+
+import zero
+
+
+def leaves_a_capture(state):
+    return any("x" in move for move in state.legal_moves())
+
+
+def goat_moves_leaving_captures(record):
+    """Counts of the goats' moves that left a capture: (avoidable, forced) and the captures the tigers made."""
+    game = zero.Game(record["game"], None, ",".join(record["rules"]))
+    state = game.replay(record["opening"])
+    counts = collections.Counter()
+    for move in record["moves"]:
+        goats_to_move = state.to_move_index == 0
+        if goats_to_move and leaves_a_capture(state.child(move)):
+            safe = [m for m in state.legal_moves() if not leaves_a_capture(state.child(m))]
+            counts["avoidable" if safe else "forced"] += 1
+        elif not goats_to_move and "x" in move:
+            counts["captures"] += 1
+        state.play(move)
+    return counts
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("player")
+    parser.add_argument("games", nargs="+")
+    args = parser.parse_args()
+    totals = collections.defaultdict(collections.Counter)
+    for path in args.games:
+        for line in open(path):
+            record = json.loads(line)
+            if record["game"] != "baghchal" or record["first"] != args.player:
+                continue  # the goats move first: only the player's goat games
+            result = {"first": "won", "second": "lost", None: "drawn"}[record["winner"]]
+            counts = goat_moves_leaving_captures(record)
+            totals[result]["games"] += 1
+            totals[result].update(counts)
+            if result == "lost":
+                print(f"lost: opening {record['opening_index']}, {len(record['moves'])} plies, "
+                      f"{counts['captures']} captures, {counts['avoidable']} avoidable and "
+                      f"{counts['forced']} forced goat moves leaving one")
+    for result in ("won", "drawn", "lost"):
+        c = totals[result]
+        print(f"{result}: {c['games']} games, {c['captures']} captures, goat moves leaving a capture: "
+              f"{c['avoidable']} avoidable, {c['forced']} forced")
+
+
+if __name__ == "__main__":
+    main()
