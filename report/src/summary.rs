@@ -248,14 +248,17 @@ impl MatchScore {
     /// `W-D-L, score 56% [48%, 64%]`.
     pub fn describe(&self) -> String {
         format!(
-            "{}-{}-{}, score {:.0}% [{:.0}%, {:.0}%]",
-            self.wins,
-            self.draws,
-            self.losses,
+            "{}, score {:.0}% [{:.0}%, {:.0}%]",
+            self.wdl(),
             100.0 * self.score,
             100.0 * self.low,
             100.0 * self.high
         )
+    }
+
+    /// Wins, draws and losses: `34-4-12`.
+    pub fn wdl(&self) -> String {
+        format!("{}-{}-{}", self.wins, self.draws, self.losses)
     }
 }
 
@@ -298,10 +301,7 @@ pub struct SideScore {
 impl SideScore {
     /// `as goats 34-4-12`.
     pub fn describe(&self) -> String {
-        format!(
-            "as {} {}-{}-{}",
-            self.side, self.result.wins, self.result.draws, self.result.losses
-        )
+        format!("as {} {}", self.side, self.result.wdl())
     }
 }
 

@@ -1,8 +1,9 @@
 //! TensorBoard event files of a run (`RUN_DIR/tensorboard/`), written from its records with the report:
 //! every training step's numbers from `metrics.jsonl` (`train/loss`, `train/lr`, ... at the optimizer step) and
 //! every generation's from `generations.jsonl` (`generation/draw_rate`, `ratings/gen3/elo`,
-//! `scores/greedy/score`, `equal_time/by_side/goats/score`, `phases/selfplay/seconds`, ... at the generation number), each at the wall-clock
-//! time it was recorded. Point TensorBoard at the run (`tensorboard --logdir RUN_DIR/tensorboard`).
+//! `scores/greedy/score`, `equal_time/by_side/goats/score`, `phases/selfplay/seconds`, ... at the generation
+//! number), each at the wall-clock time it was recorded. Point TensorBoard at the run (`tensorboard --logdir
+//! RUN_DIR/tensorboard`).
 //!
 //! The file is rewritten whole and atomically from the records, so it never holds a step twice (a step a
 //! killed training logged again appears once per line it has) nor a torn record. Its records are TensorBoard's
