@@ -17,19 +17,27 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 static WRITES_IN_PROGRESS: AtomicUsize = AtomicUsize::new(0);
 static ENDING: AtomicBool = AtomicBool::new(false);
 
+thread_local! {
+    /// How many [`Writing`]s the current thread holds: a write nested in one (each half of a shard, written
+    /// while the pair is held) is part of it and must go on, not wait for an exit that waits for it.
+    static HELD_BY_THIS_THREAD: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Held while a file, or files that belong together (a shard's two halves), are written: a process that ends on
-/// a signal through [`stop_writes`] waits until none is held.
-pub struct Writing(());
+/// a signal through [`stop_writes`] waits until none is held. Not `Send`: it is counted per thread.
+pub struct Writing(std::marker::PhantomData<*const ()>);
 
 /// Marks a write in progress until the returned value is dropped. Once the process is ending, the write never
-/// starts: the calling thread waits for the exit.
+/// starts: the calling thread waits for the exit, unless it already holds a write that this one belongs to.
 pub fn writing() -> Writing {
     loop {
         // Counted first, then the flag read; `stop_writes` sets the flag, then reads the count: one of
         // the two always sees the other.
         WRITES_IN_PROGRESS.fetch_add(1, Ordering::SeqCst);
-        if !ENDING.load(Ordering::SeqCst) {
-            return Writing(());
+        let nested = HELD_BY_THIS_THREAD.get() > 0;
+        if nested || !ENDING.load(Ordering::SeqCst) {
+            HELD_BY_THIS_THREAD.set(HELD_BY_THIS_THREAD.get() + 1);
+            return Writing(std::marker::PhantomData);
         }
         WRITES_IN_PROGRESS.fetch_sub(1, Ordering::SeqCst);
         std::thread::park();
@@ -38,6 +46,7 @@ pub fn writing() -> Writing {
 
 impl Drop for Writing {
     fn drop(&mut self) {
+        HELD_BY_THIS_THREAD.set(HELD_BY_THIS_THREAD.get() - 1);
         WRITES_IN_PROGRESS.fetch_sub(1, Ordering::SeqCst);
     }
 }
