@@ -506,6 +506,11 @@ mod tests {
                 "2000000",
                 "selfplay.cheap_simulations: must be within [1, 1000000]",
             ),
+            (
+                "selfplay.side_simulations",
+                "[1.0, 40.0]",
+                "selfplay.side_simulations: each factor must be within [0.0625, 16], got 40",
+            ),
         ] {
             let overrides = vec![format!("{key}={value}")];
             let err = format!(

@@ -3,6 +3,7 @@
 //! records.
 
 use serde::{Deserialize, Serialize};
+use zero_games::Side;
 use zero_search::SearchConfig;
 use zero_search::config::MAX_SIMULATIONS;
 
@@ -12,6 +13,10 @@ pub const MAX_WORKERS: usize = 256;
 pub const MAX_GAMES_IN_FLIGHT: usize = 4096;
 /// Leaves one game adds to each network batch.
 pub const MAX_LEAVES_PER_GAME: usize = 64;
+
+/// Bounds of a `side_simulations` factor: a side may search from a sixteenth to sixteen times as long.
+pub const MIN_SIDE_FACTOR: f32 = 1.0 / 16.0;
+pub const MAX_SIDE_FACTOR: f32 = 16.0;
 
 /// Self-play settings. Every field has a default, so a config names only what it changes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -69,6 +74,11 @@ pub struct SelfPlayConfig {
     /// move, in place of a plain 0. 0 keeps the plain draw. Where early self-play draws nearly every game (Tours
     /// at its ply limits), the plain target is a constant and the value head learns nothing from it.
     pub draw_score: f32,
+    /// Each side's searches (full, cheap and resignation checks) run this many times their simulations: the
+    /// first entry for the side that moves first, the second for the other. `[1, 1]` plays both alike. For a
+    /// game whose sides differ (Bagh Chal's goats and tigers), a side that searches deeper in training games
+    /// punishes plans that an equal opponent would let pass.
+    pub side_simulations: [f32; 2],
 }
 
 impl Default for SelfPlayConfig {
@@ -95,6 +105,7 @@ impl Default for SelfPlayConfig {
             eval_cache: 0,
             precision: zero_model::Precision::Auto,
             draw_score: 0.0,
+            side_simulations: [1.0, 1.0],
         }
     }
 }
@@ -155,6 +166,14 @@ impl SelfPlayConfig {
         if self.resign_consecutive == 0 {
             return fail("resign_consecutive", "must be at least 1");
         }
+        for factor in self.side_simulations {
+            if !(MIN_SIDE_FACTOR..=MAX_SIDE_FACTOR).contains(&factor) {
+                return fail(
+                    "side_simulations",
+                    &format!("each factor must be within [{MIN_SIDE_FACTOR}, {MAX_SIDE_FACTOR}], got {factor}"),
+                );
+            }
+        }
         if self.resign_check_strength == 0 {
             return fail("resign_check_strength", "must be at least 1");
         }
@@ -174,6 +193,17 @@ impl SelfPlayConfig {
         }
         checks >= u64::from(self.resign_min_checks)
             && false_resigns as f64 <= self.resign_max_false_rate as f64 * checks as f64
+    }
+
+    /// The simulations of a search of `base` simulations for `side`: scaled by its `side_simulations` factor,
+    /// at least 1 and at most the search's cap.
+    pub fn simulations_for(&self, side: Side, base: u32) -> u32 {
+        let factor = match side {
+            Side::First => self.side_simulations[0],
+            Side::Second => self.side_simulations[1],
+        };
+        let scaled = (base as f64 * factor as f64).round();
+        scaled.clamp(1.0, MAX_SIMULATIONS as f64) as u32
     }
 
     /// The move-selection temperature at `ply`: linear from start to end over the decay plies.

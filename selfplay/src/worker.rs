@@ -134,19 +134,21 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
 
     /// Starts the next search of a game: full or cheap (playout cap randomization); a side that would have
     /// resigned, in a game played out to check it, searches fully with `resign_check_strength` times the
-    /// simulations, so that the check can see a resignation its usual search could not avoid.
+    /// simulations, so that the check can see a resignation its usual search could not avoid. Every budget is
+    /// then scaled by the side to move's `side_simulations` factor.
     fn begin_search(&self, search: &mut GameSearch<G>, rng: &mut ChaCha8Rng, checked: Option<Side>) {
         let c = self.config;
         let drawn_full = c.full_search_prob >= 1.0 || rng.random::<f32>() < c.full_search_prob;
         let strengthened = checked.is_some_and(|side| side == search.game().to_move());
         let full = drawn_full || strengthened;
-        let budget = if strengthened {
+        let base = if strengthened {
             c.search.simulations.saturating_mul(c.resign_check_strength.max(1))
         } else if full {
             c.search.simulations
         } else {
             c.cheap_simulations
         };
+        let budget = c.simulations_for(search.game().to_move(), base);
         let noise = full && c.search.root_noise();
         search.begin(budget, full, noise);
     }

@@ -238,3 +238,52 @@ fn a_resignation_check_is_played_out_by_a_stronger_search_of_the_resigning_side(
         }
     }
 }
+
+#[test]
+fn each_side_searches_with_its_own_share_of_the_simulations() {
+    let rules = BaghChal::parse_rules(None, &["max-plies=40".to_string()]).unwrap();
+    let mut sink = MemorySink::default();
+    let config = SelfPlayConfig {
+        resign_threshold: -1.0,
+        side_simulations: [1.0, 2.5],
+        ..small_config(RootSearch::Gumbel, 1)
+    };
+    run_selfplay::<BaghChal, _, _>(
+        &config,
+        &rules,
+        4,
+        |w| Ok(RolloutEvaluator::new(w as u64, 60)),
+        &mut sink,
+        &Progress::default(),
+    )
+    .unwrap();
+    // The goats (first) search 12 (full) or 4 (cheap) simulations, the tigers 2.5 times as many.
+    let mut seen = std::collections::BTreeSet::new();
+    for (game, positions) in &sink.games {
+        check_game::<BaghChal>(&rules, game, positions);
+        for p in positions {
+            let expected = match (p.side_to_move, p.full_search) {
+                (0, true) => 12,
+                (0, false) => 4,
+                (_, true) => 30,
+                (_, false) => 10,
+            };
+            assert_eq!(p.simulations, expected, "{} step {}", game.game_id, p.step);
+            seen.insert(expected);
+        }
+    }
+    assert_eq!(seen.len(), 4, "every kind of search was played: {seen:?}");
+}
+
+#[test]
+fn a_side_factor_out_of_range_is_refused_by_name() {
+    for bad in [0.0, -1.0, 17.0, f32::NAN] {
+        let config = SelfPlayConfig {
+            side_simulations: [1.0, bad],
+            ..SelfPlayConfig::default()
+        };
+        let err = config.validate().unwrap_err();
+        assert_eq!(err.key, "side_simulations", "{bad}: {err}");
+    }
+    assert_eq!(SelfPlayConfig::default().validate(), Ok(()));
+}
