@@ -166,6 +166,9 @@ impl SelfPlayConfig {
         if self.resign_consecutive == 0 {
             return fail("resign_consecutive", "must be at least 1");
         }
+        if self.resign_check_strength == 0 {
+            return fail("resign_check_strength", "must be at least 1");
+        }
         for factor in self.side_simulations {
             if !(MIN_SIDE_FACTOR..=MAX_SIDE_FACTOR).contains(&factor) {
                 return fail(
@@ -173,9 +176,6 @@ impl SelfPlayConfig {
                     &format!("each factor must be within [{MIN_SIDE_FACTOR}, {MAX_SIDE_FACTOR}], got {factor}"),
                 );
             }
-        }
-        if self.resign_check_strength == 0 {
-            return fail("resign_check_strength", "must be at least 1");
         }
         Ok(())
     }
@@ -198,11 +198,7 @@ impl SelfPlayConfig {
     /// The simulations of a search of `base` simulations for `side`: scaled by its `side_simulations` factor,
     /// at least 1 and at most the search's cap.
     pub fn simulations_for(&self, side: Side, base: u32) -> u32 {
-        let factor = match side {
-            Side::First => self.side_simulations[0],
-            Side::Second => self.side_simulations[1],
-        };
-        let scaled = (base as f64 * factor as f64).round();
+        let scaled = (base as f64 * self.side_simulations[side.index()] as f64).round();
         scaled.clamp(1.0, MAX_SIMULATIONS as f64) as u32
     }
 

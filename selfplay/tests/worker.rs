@@ -8,7 +8,7 @@ use zero_games::policy_index;
 use zero_games::tours::Tours;
 use zero_games::{Encoding, EndReason, Game, Heuristic, Side};
 use zero_search::{RolloutEvaluator, RootSearch, SearchConfig, UniformEvaluator};
-use zero_selfplay::{MemorySink, Progress, SelfPlayConfig, run_selfplay};
+use zero_selfplay::{MemorySink, Progress, SelfPlayConfig, SelfPlayStats, run_selfplay};
 
 fn small_config(root: RootSearch, workers: usize) -> SelfPlayConfig {
     SelfPlayConfig {
@@ -85,21 +85,32 @@ fn check_game<G: Encoding>(rules: &G::Rules, game: &GameRecord, positions: &[Pos
     }
 }
 
+/// Plays `games` games of `config` with random playouts of at most `playout_actions` actions, worker `w`'s
+/// evaluator seeded with `w + seed_offset`; returns the statistics and the recorded games.
+fn play_with<G: Encoding + Heuristic>(
+    config: &SelfPlayConfig,
+    rules: &G::Rules,
+    games: usize,
+    seed_offset: u64,
+    playout_actions: u32,
+) -> (SelfPlayStats, MemorySink) {
+    let mut sink = MemorySink::default();
+    let stats = run_selfplay::<G, _, _>(
+        config,
+        rules,
+        games,
+        |w| Ok(RolloutEvaluator::new(w as u64 + seed_offset, playout_actions)),
+        &mut sink,
+        &Progress::default(),
+    )
+    .unwrap();
+    (stats, sink)
+}
+
 fn play<G: Encoding + Heuristic>(options: &[&str], root: RootSearch, workers: usize, games: usize) -> MemorySink {
     let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
     let rules = G::parse_rules(None, &options).unwrap();
-    let config = small_config(root, workers);
-    let mut sink = MemorySink::default();
-    let progress = Progress::default();
-    let stats = run_selfplay::<G, _, _>(
-        &config,
-        &rules,
-        games,
-        |w| Ok(RolloutEvaluator::new(w as u64, 100)),
-        &mut sink,
-        &progress,
-    )
-    .unwrap();
+    let (stats, sink) = play_with::<G>(&small_config(root, workers), &rules, games, 0, 100);
     assert_eq!(stats.games as usize, games);
     assert!(
         stats.mean_batch() > 1.0,
@@ -136,16 +147,7 @@ fn a_drawn_games_positions_take_the_judged_score_of_its_final_position() {
         resign_threshold: -1.0,
         ..small_config(RootSearch::Gumbel, 1)
     };
-    let mut sink = MemorySink::default();
-    run_selfplay::<Tours, _, _>(
-        &config,
-        &rules,
-        4,
-        |w| Ok(RolloutEvaluator::new(w as u64, 100)),
-        &mut sink,
-        &Progress::default(),
-    )
-    .unwrap();
+    let (_, sink) = play_with::<Tours>(&config, &rules, 4, 0, 100);
     let mut judged = 0;
     for (game, positions) in &sink.games {
         assert_eq!(game.winner, None, "16 plies of Tours end by the ply limit");
@@ -199,7 +201,6 @@ fn runs_are_reproducible_for_a_seed_and_worker_count() {
 #[test]
 fn a_resignation_check_is_played_out_by_a_stronger_search_of_the_resigning_side() {
     let rules = BaghChal::parse_rules(None, &["max-plies=60".to_string()]).unwrap();
-    let mut sink = MemorySink::default();
     // Every would-be resignation is checked; random playouts judge positions harshly enough to trigger some.
     let config = SelfPlayConfig {
         resign_threshold: -0.1,
@@ -209,15 +210,7 @@ fn a_resignation_check_is_played_out_by_a_stronger_search_of_the_resigning_side(
         full_search_prob: 0.0,
         ..small_config(RootSearch::Puct, 1)
     };
-    let stats = run_selfplay::<BaghChal, _, _>(
-        &config,
-        &rules,
-        6,
-        |w| Ok(RolloutEvaluator::new(w as u64 + 3, 60)),
-        &mut sink,
-        &Progress::default(),
-    )
-    .unwrap();
+    let (stats, sink) = play_with::<BaghChal>(&config, &rules, 6, 3, 60);
     assert!(stats.resign_checks > 0, "no would-be resignation to check: {stats}");
     assert_eq!(stats.results.keys().filter(|(_, r)| r == "resignation").count(), 0);
     let strong = config.search.simulations * 3;
@@ -242,21 +235,12 @@ fn a_resignation_check_is_played_out_by_a_stronger_search_of_the_resigning_side(
 #[test]
 fn each_side_searches_with_its_own_share_of_the_simulations() {
     let rules = BaghChal::parse_rules(None, &["max-plies=40".to_string()]).unwrap();
-    let mut sink = MemorySink::default();
     let config = SelfPlayConfig {
         resign_threshold: -1.0,
         side_simulations: [1.0, 2.5],
         ..small_config(RootSearch::Gumbel, 1)
     };
-    run_selfplay::<BaghChal, _, _>(
-        &config,
-        &rules,
-        4,
-        |w| Ok(RolloutEvaluator::new(w as u64, 60)),
-        &mut sink,
-        &Progress::default(),
-    )
-    .unwrap();
+    let (_, sink) = play_with::<BaghChal>(&config, &rules, 4, 0, 60);
     // The goats (first) search 12 (full) or 4 (cheap) simulations, the tigers 2.5 times as many.
     let mut seen = std::collections::BTreeSet::new();
     for (game, positions) in &sink.games {
