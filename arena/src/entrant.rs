@@ -2,7 +2,7 @@
 //! [`Entrant::player`] then makes a fresh player for each game of a match.
 
 use crate::ArenaError;
-use crate::baselines::{AlphaBeta, GreedyPlayer, RandomPlayer, UctPlayer};
+use crate::baselines::{AlphaBetaPlayer, GreedyPlayer, RandomPlayer, UctPlayer};
 use crate::network_player::{PolicyPlayer, SearchPlayer, SharedEvaluator};
 use crate::player::{Player, player_rng};
 use crate::spec::{PlayerKind, PlayerSpec};
@@ -150,7 +150,7 @@ impl<G: Registered> Entrant<G> {
         match &self.spec.kind {
             PlayerKind::Random => Box::new(RandomPlayer::new(name, rng)),
             PlayerKind::Greedy => Box::new(GreedyPlayer::new(name, rng)),
-            PlayerKind::AlphaBeta(limit) => Box::new(AlphaBeta::<G>::new(name, *limit, rng)),
+            PlayerKind::AlphaBeta(limit) => Box::new(AlphaBetaPlayer::<G>::new(name, *limit, rng)),
             PlayerKind::Mcts { simulations } => Box::new(UctPlayer::new(name, *simulations, rng)),
             PlayerKind::Checkpoint {
                 simulations: 0,

@@ -12,13 +12,13 @@
 //! so that a match can be replayed exactly.
 
 use crate::ArenaError;
-use crate::baselines::{AlphaBeta, SearchLimit, alphabeta::EVAL_SCALE};
 use crate::player::player_rng;
 use rand::RngExt;
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use zero_games::Heuristic;
+use zero_search::alphabeta::{AlphaBeta, EVAL_SCALE, SearchLimit};
 
 /// Largest difference (on the heuristic's [-1, 1] scale) between an opening's judged score and the start's.
 pub const BALANCE_LIMIT: f32 = 0.12;
@@ -51,11 +51,7 @@ impl OpeningBook {
         max_plies: u32,
     ) -> OpeningBook {
         let mut rng = player_rng(seed, u64::MAX);
-        let mut judge = AlphaBeta::<G>::new(
-            "opening-judge",
-            SearchLimit::depth(BALANCE_DEPTH),
-            player_rng(seed, u64::MAX - 1),
-        );
+        let mut judge = AlphaBeta::<G>::new(SearchLimit::depth(BALANCE_DEPTH), player_rng(seed, u64::MAX - 1));
         let mut seen = FxHashSet::default();
         let mut openings = Vec::new();
         let mut moves = Vec::new();

@@ -3,10 +3,10 @@
 //! `ckpt:PATH,sims=64|ms=100|level=NAME[,temp=T][,root=puct|gumbel][,device=D][,precision=auto|f32|bf16][,batch=N][,reuse=on|off]`, each with an optional
 //! `name=LABEL`. Parsing knows no game; [`crate::Entrant`] turns a spec into players of one game.
 
-use crate::baselines::SearchLimit;
 use std::fmt;
 use std::path::PathBuf;
 use zero_search::RootSearch;
+use zero_search::alphabeta::SearchLimit;
 use zero_search::config::{MAX_LEAF_BATCH, PLAY_LEAF_BATCH};
 
 /// Why a player spec was refused; each names the part that is wrong.

@@ -1,8 +1,8 @@
 //! Player specs: what parses, and errors that name the wrong part.
 
-use zero_arena::baselines::SearchLimit;
 use zero_arena::{PlayerKind, PlayerSpec, SpecError};
 use zero_games::{bashni::Bashni, tours::Tours};
+use zero_search::alphabeta::SearchLimit;
 
 #[test]
 fn every_kind_parses() {

@@ -1,7 +1,7 @@
 //! [`Heuristic`]: a game's static judgement of a position, for the arena's `greedy` and `alphabeta`
 //! baselines. Each game writes its own in `src/<game>/eval.rs` (`docs/arena.md` lists them).
 
-use crate::Game;
+use crate::{Game, Side};
 
 /// A quick static judgement, game knowledge only, no search.
 pub trait Heuristic: Game {
@@ -9,5 +9,16 @@ pub trait Heuristic: Game {
     /// nothing: greedy then plays at random and alpha-beta sees only wins and losses.
     fn heuristic(&self) -> f32 {
         0.0
+    }
+}
+
+/// The value of the position `child` reached by a move of `mover`, from the mover's view: the result if the game
+/// is over (a win, at 2, beats every heuristic value), else the heuristic of the side to move then, negated when
+/// that is the opponent. The one-ply judgement of the `greedy` baseline and alpha-beta's move ordering.
+pub fn value_after<G: Heuristic>(child: &G, mover: Side) -> f32 {
+    match child.outcome() {
+        Some(outcome) => 2.0 * outcome.value_for(mover),
+        None if child.to_move() == mover => child.heuristic(),
+        None => -child.heuristic(),
     }
 }

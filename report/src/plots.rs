@@ -369,6 +369,20 @@ pub fn rates(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Re
             points: false_resigns,
         });
     }
+    let sparring: Vec<_> = generations
+        .iter()
+        .filter_map(|g| {
+            g.sparring
+                .as_ref()
+                .map(|s| (g.generation as f64, s.score, Some((s.low, s.high))))
+        })
+        .collect();
+    if !sparring.is_empty() {
+        series.push(Series {
+            name: "score against the engine".into(),
+            points: sparring,
+        });
+    }
     chart(
         path,
         "Results of self-play games",

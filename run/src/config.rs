@@ -511,6 +511,12 @@ mod tests {
                 "[1.0, 40.0]",
                 "selfplay.side_simulations: each factor must be within [0.0625, 16], got 40",
             ),
+            (
+                "selfplay.sparring_nodes",
+                "0",
+                "selfplay.sparring_nodes: must be within [1, 10000000], got 0",
+            ),
+            ("selfplay.sparring_side", "\"goats\"", "sparring_side"),
         ] {
             let overrides = vec![format!("{key}={value}")];
             let err = format!(

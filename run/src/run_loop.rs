@@ -211,6 +211,20 @@ struct SelfPlayRun {
     seconds: f64,
     /// Whether self-play could resign (decided when the session played).
     resignation_allowed: Option<bool>,
+    /// The network's results in this session's sparring games against the engine.
+    sparring: Option<MatchScore>,
+}
+
+/// The network's results in the sparring games of `stats`, against alpha-beta with `nodes` nodes a move.
+fn sparring_score(stats: &SelfPlayStats, nodes: u64) -> Option<MatchScore> {
+    let (games, wins, draws) = (stats.sparring_games, stats.sparring_wins, stats.sparring_draws);
+    let repeat = |score: f64, n: u64| std::iter::repeat_n(score, n as usize);
+    (games > 0).then(|| {
+        let scores = repeat(1.0, wins)
+            .chain(repeat(0.5, draws))
+            .chain(repeat(0.0, games - wins - draws));
+        MatchScore::of(&format!("alphabeta:nodes={nodes}"), scores)
+    })
 }
 
 /// One line of the run's `metrics.jsonl`: a training step with the generation it trains and when it ended, so
@@ -432,6 +446,7 @@ impl<G: Registered> Generation<'_, G> {
             }
             let (stats, seconds) = self.counting_meanwhile(g, || play_games::<G>(self.rules, job))?;
             run = SelfPlayRun {
+                sparring: sparring_score(&stats, sp.sparring_nodes),
                 stats: Some(stats),
                 seconds,
                 resignation_allowed: Some(allowed),
@@ -621,6 +636,7 @@ fn summarize(
         network: network_name(generation),
         equal_time: None,
         gate: None,
+        sparring: selfplay.sparring,
     };
     summary.warnings = collapse_warnings(earlier, &summary);
     summary
@@ -673,6 +689,14 @@ fn print_summary(s: &GenerationSummary) {
             .map(|m| format!("{} {}", m.opponent, m.describe()))
             .collect();
         say(format!("                {} against {}", s.network, scores.join("; ")));
+    }
+    if let Some(sparring) = &s.sparring {
+        say(format!(
+            "                {} against {} in its sparring games: {}",
+            s.network,
+            sparring.opponent,
+            sparring.describe()
+        ));
     }
     if let Some(e) = &s.equal_time {
         say(format!(

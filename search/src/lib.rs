@@ -13,10 +13,13 @@
 //! - [`engine`]: [`Engine`], the search as a player within a [`Budget`] of simulations or time (the arena's
 //!   checkpoint players, the bot).
 //! - [`level`]: [`Level`], named strength levels (simulations and a move-choice temperature).
+//! - [`alphabeta`]: [`alphabeta::AlphaBeta`], the classic engine over the game's heuristic: the arena's
+//!   `alphabeta` baseline and self-play's sparring partner.
 //! - [`rollout`]: [`RolloutEvaluator`], uniform priors and random-playout values (generation 0).
 //!
 //! The design is documented in `docs/selfplay.md`.
 
+pub mod alphabeta;
 pub mod cache;
 pub mod config;
 pub mod engine;

@@ -14,9 +14,24 @@ pub const MAX_GAMES_IN_FLIGHT: usize = 4096;
 /// Leaves one game adds to each network batch.
 pub const MAX_LEAVES_PER_GAME: usize = 64;
 
+/// Nodes of one sparring search: about a second of alpha-beta, far beyond any useful share of a self-play move.
+pub const MAX_SPARRING_NODES: u64 = 10_000_000;
+
 /// Bounds of a `side_simulations` factor: a side may search from a sixteenth to sixteen times as long.
 pub const MIN_SIDE_FACTOR: f32 = 1.0 / 16.0;
 pub const MAX_SIDE_FACTOR: f32 = 16.0;
+
+/// Which side the classic engine plays in a sparring game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SparringSide {
+    /// Drawn at random for each game, half and half.
+    Either,
+    /// The side that moves first (Bagh Chal's goats).
+    First,
+    /// The other side (Bagh Chal's tigers).
+    Second,
+}
 
 /// Self-play settings. Every field has a default, so a config names only what it changes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -79,6 +94,17 @@ pub struct SelfPlayConfig {
     /// game whose sides differ (Bagh Chal's goats and tigers), a side that searches deeper in training games
     /// punishes plans that an equal opponent would let pass.
     pub side_simulations: [f32; 2],
+    /// Share of games in which one side, drawn at random for each game, is played by the classic engine
+    /// (alpha-beta over the game's heuristic, [`zero_search::alphabeta`]) instead of the network's search.
+    /// Only the network's side is searched and recorded, so the network learns from its own searches, with the
+    /// results of games against an opponent that plays the plans self-play never tries (Bagh Chal's goats
+    /// shutting in the tigers). 0 keeps pure self-play.
+    pub sparring_share: f32,
+    /// The side the engine plays in a sparring game: `either` (drawn for each game), `first` or `second`.
+    pub sparring_side: SparringSide,
+    /// Nodes of each alpha-beta search in a sparring game: a node budget rather than a time budget, so that a
+    /// run stays reproducible.
+    pub sparring_nodes: u64,
 }
 
 impl Default for SelfPlayConfig {
@@ -106,6 +132,9 @@ impl Default for SelfPlayConfig {
             precision: zero_model::Precision::Auto,
             draw_score: 0.0,
             side_simulations: [1.0, 1.0],
+            sparring_share: 0.0,
+            sparring_side: SparringSide::Either,
+            sparring_nodes: 20_000,
         }
     }
 }
@@ -141,6 +170,7 @@ impl SelfPlayConfig {
             ("resign_check_fraction", self.resign_check_fraction),
             ("resign_max_false_rate", self.resign_max_false_rate),
             ("draw_score", self.draw_score),
+            ("sparring_share", self.sparring_share),
         ] {
             if !(0.0..=1.0).contains(&p) {
                 return fail(key, "must be within [0, 1]");
@@ -168,6 +198,12 @@ impl SelfPlayConfig {
         }
         if self.resign_check_strength == 0 {
             return fail("resign_check_strength", "must be at least 1");
+        }
+        if !(1..=MAX_SPARRING_NODES).contains(&self.sparring_nodes) {
+            return fail(
+                "sparring_nodes",
+                &format!("must be within [1, {MAX_SPARRING_NODES}], got {}", self.sparring_nodes),
+            );
         }
         for factor in self.side_simulations {
             if !(MIN_SIDE_FACTOR..=MAX_SIDE_FACTOR).contains(&factor) {

@@ -19,7 +19,7 @@ pub mod sink;
 pub mod stats;
 pub mod worker;
 
-pub use config::{ConfigError, SelfPlayConfig};
+pub use config::{ConfigError, SelfPlayConfig, SparringSide};
 pub use records::GameRecorder;
 pub use sink::{GameSink, MemorySink, ShardSink, SinkError};
 pub use stats::{Progress, SelfPlayStats};

@@ -48,6 +48,10 @@ pub struct SelfPlayStats {
     /// Would-be resigned games played out to check, and those the resigning side did not lose.
     pub resign_checks: u64,
     pub false_resigns: u64,
+    /// Games against the classic engine (`selfplay.sparring_share`), and the network's wins and draws in them.
+    pub sparring_games: u64,
+    pub sparring_wins: u64,
+    pub sparring_draws: u64,
     pub simulations: u64,
     pub evaluations: u64,
     pub batches: u64,
@@ -65,6 +69,19 @@ impl SelfPlayStats {
         *self.results.entry((who.to_string(), reason.to_string())).or_default() += 1;
     }
 
+    /// Counts a sparring game that the network's side scored `value` in (1 won, 0 drawn, -1 lost).
+    pub fn record_sparring(&mut self, value: f32) {
+        self.sparring_games += 1;
+        self.sparring_wins += (value > 0.0) as u64;
+        self.sparring_draws += (value == 0.0) as u64;
+    }
+
+    /// The network's score against the engine in sparring games, in [0, 1] (None before any).
+    pub fn sparring_score(&self) -> Option<f64> {
+        (self.sparring_games > 0)
+            .then(|| (self.sparring_wins as f64 + 0.5 * self.sparring_draws as f64) / self.sparring_games as f64)
+    }
+
     pub fn merge(&mut self, other: &SelfPlayStats) {
         self.games += other.games;
         self.positions += other.positions;
@@ -75,6 +92,9 @@ impl SelfPlayStats {
         }
         self.resign_checks += other.resign_checks;
         self.false_resigns += other.false_resigns;
+        self.sparring_games += other.sparring_games;
+        self.sparring_wins += other.sparring_wins;
+        self.sparring_draws += other.sparring_draws;
         self.simulations += other.simulations;
         self.evaluations += other.evaluations;
         self.batches += other.batches;
@@ -124,6 +144,17 @@ impl fmt::Display for SelfPlayStats {
             if !parts.is_empty() {
                 write!(f, " ({})", parts.join(", "))?;
             }
+        }
+        if let Some(score) = self.sparring_score() {
+            let losses = self.sparring_games - self.sparring_wins - self.sparring_draws;
+            write!(
+                f,
+                "; against the engine {}-{}-{} ({:.1}%)",
+                self.sparring_wins,
+                self.sparring_draws,
+                losses,
+                100.0 * score
+            )?;
         }
         match self.false_resign_rate() {
             Some(rate) => write!(

@@ -7,7 +7,7 @@
 //! run seed and its index, and the evaluator's (a rollout's) from a per-worker seed. The sink sees the games in
 //! index order, so a run is reproducible for a given seed and worker count.
 
-use crate::config::SelfPlayConfig;
+use crate::config::{SelfPlayConfig, SparringSide};
 use crate::records::{GameRecorder, UnmatchedMove, judge_draw};
 use crate::sink::{GameSink, SinkError};
 use crate::stats::{Progress, SelfPlayStats};
@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use std::sync::mpsc;
 use zero_data::{GameRecord, PositionRecord};
 use zero_games::{Action, ActionList, Encoding, EndReason, Heuristic, Outcome, Side};
+use zero_search::alphabeta::{AlphaBeta, SearchLimit};
 use zero_search::puct::PuctParams;
 use zero_search::{EvalRequest, Evaluator, GameSearch, LeafStep, NodeId};
 
@@ -65,13 +66,20 @@ struct ResignState {
     would_resign: Option<Side>,
 }
 
+/// The classic engine playing one side of a sparring game (`selfplay.sparring_share`).
+struct Sparring<G: Heuristic> {
+    side: Side,
+    engine: AlphaBeta<G>,
+}
+
 /// One game in flight.
-struct Slot<G: Encoding> {
+struct Slot<G: Encoding + Heuristic> {
     index: usize,
     search: GameSearch<G>,
     recorder: GameRecorder<G>,
     rng: ChaCha8Rng,
     resign: ResignState,
+    sparring: Option<Sparring<G>>,
 }
 
 /// A leaf waiting in the batch.
@@ -118,18 +126,92 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         &mut self.evaluator
     }
 
+    /// A new game, before its first move.
     fn new_slot(&self, index: usize) -> Slot<G> {
         let game = G::start(&self.rules);
         let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(self.config.seed, index as u64));
-        let mut search = GameSearch::new(game.clone(), self.config.search.root);
-        self.begin_search(&mut search, &mut rng, None);
+        let sparring = self.draw_sparring(index, &mut rng);
         Slot {
             index,
             recorder: GameRecorder::new(format!("{}-{index}", self.config.seed), &game),
-            search,
+            search: GameSearch::new(game, self.config.search.root),
             rng,
             resign: ResignState::default(),
+            sparring,
         }
+    }
+
+    /// Whether game `index` is a sparring game, and the engine's side if so (both drawn from the game's own
+    /// generator; nothing is drawn when sparring is off, so pure self-play games stay as they were).
+    fn draw_sparring(&self, index: usize, rng: &mut ChaCha8Rng) -> Option<Sparring<G>> {
+        let c = self.config;
+        if c.sparring_share <= 0.0 || rng.random::<f32>() >= c.sparring_share {
+            return None;
+        }
+        let side = match c.sparring_side {
+            SparringSide::First => Side::First,
+            SparringSide::Second => Side::Second,
+            SparringSide::Either if rng.random::<bool>() => Side::First,
+            SparringSide::Either => Side::Second,
+        };
+        let limit = SearchLimit {
+            nodes: Some(c.sparring_nodes),
+            ..SearchLimit::default()
+        };
+        let engine_rng = ChaCha8Rng::seed_from_u64(derive_seed(c.seed, 1 << 41 | index as u64));
+        Some(Sparring {
+            side,
+            engine: AlphaBeta::new(limit, engine_rng),
+        })
+    }
+
+    /// Fills `slot_ref` with the next pending game, ready for the network's first search. A game that the
+    /// engine's moves alone end goes straight to `done`. Returns false when `done` asks to stop.
+    fn refill(
+        &mut self,
+        slot_ref: &mut Option<Slot<G>>,
+        pending: &mut dyn Iterator<Item = usize>,
+        done: &mut dyn FnMut(FinishedGame) -> bool,
+    ) -> Result<bool, SelfPlayError> {
+        *slot_ref = None;
+        for index in pending {
+            let mut slot = self.new_slot(index);
+            match self.start_turn(&mut slot)? {
+                None => {
+                    *slot_ref = Some(slot);
+                    return Ok(true);
+                }
+                Some(finished) => {
+                    if !done(finished) {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Plays the sparring engine's moves while it is to move, then begins the network's next search; returns
+    /// the game if the engine's moves ended it.
+    fn start_turn(&mut self, slot: &mut Slot<G>) -> Result<Option<FinishedGame>, SelfPlayError> {
+        let reuse = self.config.search.tree_reuse;
+        let mut actions = ActionList::new();
+        while let Some(sparring) = slot.sparring.as_mut()
+            && sparring.side == slot.search.game().to_move()
+        {
+            let game = slot.search.game().clone();
+            let (mv, _) = sparring.engine.search(&game);
+            game.move_actions(&mv, &mut actions);
+            for &action in actions.as_slice() {
+                slot.search.advance(action, reuse);
+                slot.recorder.played(action, slot.search.game())?;
+            }
+            if let Some(outcome) = slot.search.game().outcome() {
+                return Ok(Some(self.close(slot, outcome)));
+            }
+        }
+        self.begin_search_of(slot);
+        Ok(None)
     }
 
     /// Starts the next search of a game: full or cheap (playout cap randomization); a side that would have
@@ -236,11 +318,10 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         stop: &dyn Fn() -> bool,
     ) -> Result<(), SelfPlayError> {
         let mut pending = indices.into_iter();
-        let mut slots: Vec<Option<Slot<G>>> = Vec::new();
-        for _ in 0..self.config.games_in_flight {
-            match pending.next() {
-                Some(i) => slots.push(Some(self.new_slot(i))),
-                None => break,
+        let mut slots: Vec<Option<Slot<G>>> = (0..self.config.games_in_flight).map(|_| None).collect();
+        for slot_ref in slots.iter_mut() {
+            if !self.refill(slot_ref, &mut pending, &mut done)? {
+                return Ok(());
             }
         }
         let mut leaves: Vec<Leaf<G>> = Vec::new();
@@ -258,11 +339,10 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
                     continue;
                 }
                 self.stats.max_tree_bytes = self.stats.max_tree_bytes.max(slot.search.tree().arena_bytes() as u64);
-                if let Some(finished) = self.step_game(slot)? {
-                    if !done(finished) {
-                        return Ok(());
-                    }
-                    *slot_ref = pending.next().map(|i| self.new_slot(i));
+                if let Some(finished) = self.step_game(slot)?
+                    && (!done(finished) || !self.refill(slot_ref, &mut pending, &mut done)?)
+                {
+                    return Ok(());
                 }
             }
         }
@@ -288,8 +368,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         if let Some(outcome) = slot.search.game().outcome() {
             return Ok(Some(self.close(slot, outcome)));
         }
-        self.begin_search_of(slot);
-        Ok(None)
+        self.start_turn(slot)
     }
 
     fn begin_search_of(&self, slot: &mut Slot<G>) {
@@ -299,10 +378,15 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         self.begin_search(search, rng, resign.would_resign);
     }
 
-    /// Applies the resignation rule after a search at the start of a move; returns the resigned outcome.
+    /// Applies the resignation rule after a search at the start of a move; returns the resigned outcome. A
+    /// sparring game is always played out: its result against the engine is what it is for.
     fn resignation(&self, slot: &mut Slot<G>, mover: Side, root_value: f32) -> Option<Outcome> {
         let config = self.config;
-        if !config.resignation_enabled() || !slot.recorder.at_move_start() || slot.resign.would_resign.is_some() {
+        if !config.resignation_enabled()
+            || !slot.recorder.at_move_start()
+            || slot.resign.would_resign.is_some()
+            || slot.sparring.is_some()
+        {
             return None;
         }
         let streak = &mut slot.resign.low_streak[mover.index()];
@@ -343,6 +427,9 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
             ..SelfPlayStats::default()
         };
         stats.record_result(outcome.winner, outcome.reason.as_str());
+        if let Some(sparring) = &slot.sparring {
+            stats.record_sparring(outcome.value_for(sparring.side.other()));
+        }
         if let Some(resigner) = checked {
             stats.resign_checks = 1;
             stats.false_resigns = (outcome.winner != Some(resigner.other())) as u64;

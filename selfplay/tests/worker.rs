@@ -1,14 +1,17 @@
 //! Whole games from the worker: records replay legally to their outcome, targets are distributions over the
 //! legal actions, and a run is reproducible from its seed.
 
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use zero_data::{GameRecord, PositionRecord};
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
 use zero_games::policy_index;
 use zero_games::tours::Tours;
 use zero_games::{Encoding, EndReason, Game, Heuristic, Side};
+use zero_search::alphabeta::{AlphaBeta, SearchLimit};
 use zero_search::{RolloutEvaluator, RootSearch, SearchConfig, UniformEvaluator};
-use zero_selfplay::{MemorySink, Progress, SelfPlayConfig, SelfPlayStats, run_selfplay};
+use zero_selfplay::{MemorySink, Progress, SelfPlayConfig, SelfPlayStats, SparringSide, derive_seed, run_selfplay};
 
 fn small_config(root: RootSearch, workers: usize) -> SelfPlayConfig {
     SelfPlayConfig {
@@ -32,6 +35,17 @@ fn small_config(root: RootSearch, workers: usize) -> SelfPlayConfig {
 }
 
 fn check_game<G: Encoding>(rules: &G::Rules, game: &GameRecord, positions: &[PositionRecord]) {
+    check_game_of::<G>(rules, game, positions, None);
+}
+
+/// Replays `game` against its positions: one per action, or, with `recorded`, one per action of that side only
+/// (a sparring game, whose engine side is not recorded).
+fn check_game_of<G: Encoding>(
+    rules: &G::Rules,
+    game: &GameRecord,
+    positions: &[PositionRecord],
+    recorded: Option<Side>,
+) {
     let mut state = if game.start_position == "start" {
         G::start(rules)
     } else {
@@ -46,6 +60,11 @@ fn check_game<G: Encoding>(rules: &G::Rules, game: &GameRecord, positions: &[Pos
         let mut actions = zero_games::ActionList::new();
         state.move_actions(&mv, &mut actions);
         for &a in actions.iter() {
+            if recorded.is_some_and(|side| side != state.to_move()) {
+                state.apply_action(a);
+                step += 1;
+                continue;
+            }
             let p = by_step.next().expect("one position per action");
             assert_eq!(p.step, step);
             assert_eq!(p.position, state.position());
@@ -270,4 +289,95 @@ fn a_side_factor_out_of_range_is_refused_by_name() {
         assert_eq!(err.key, "side_simulations", "{bad}: {err}");
     }
     assert_eq!(SelfPlayConfig::default().validate(), Ok(()));
+}
+
+#[test]
+fn in_a_sparring_game_the_engine_plays_one_side_and_only_the_other_is_recorded() {
+    let rules = BaghChal::parse_rules(None, &["max-plies=60".to_string()]).unwrap();
+    let config = SelfPlayConfig {
+        sparring_share: 1.0,
+        sparring_nodes: 3000,
+        // Resignation is on, but a sparring game is always played out.
+        resign_threshold: -0.1,
+        resign_consecutive: 1,
+        ..small_config(RootSearch::Puct, 1)
+    };
+    let (stats, sink) = play_with::<BaghChal>(&config, &rules, 6, 0, 60);
+    assert_eq!(stats.sparring_games, 6, "{stats}");
+    assert_eq!(stats.results.keys().filter(|(_, r)| r == "resignation").count(), 0);
+    let mut network_sides = std::collections::BTreeSet::new();
+    let (mut wins, mut draws) = (0, 0);
+    for (game, positions) in &sink.games {
+        let network = Side::from_index(positions[0].side_to_move as usize);
+        network_sides.insert(network.index());
+        check_game_of::<BaghChal>(&rules, game, positions, Some(network));
+        wins += (game.winner == Some(network.index() as u8)) as u64;
+        draws += game.winner.is_none() as u64;
+        // The engine's moves are those of alpha-beta with the game's engine seed and the node budget.
+        let index: u64 = game.game_id.rsplit('-').next().unwrap().parse().unwrap();
+        let limit = SearchLimit {
+            nodes: Some(3000),
+            ..SearchLimit::default()
+        };
+        let rng = ChaCha8Rng::seed_from_u64(derive_seed(config.seed, 1 << 41 | index));
+        let mut engine = AlphaBeta::<BaghChal>::new(limit, rng);
+        let mut state = BaghChal::start(&rules);
+        for text in &game.moves {
+            let mv = state.parse_move(text).unwrap();
+            if state.to_move() != network {
+                let (chosen, _) = engine.search(&state);
+                assert_eq!(
+                    state.format_move(&chosen),
+                    *text,
+                    "{} at ply {}",
+                    game.game_id,
+                    state.ply()
+                );
+            }
+            state.play(&mv);
+        }
+    }
+    assert_eq!(network_sides.len(), 2, "the engine played each side in some game");
+    assert_eq!((stats.sparring_wins, stats.sparring_draws), (wins, draws));
+}
+
+#[test]
+fn a_sparring_side_set_in_the_config_is_the_engines_in_every_sparring_game() {
+    let rules = BaghChal::parse_rules(None, &["max-plies=30".to_string()]).unwrap();
+    for (engine, network) in [(SparringSide::First, 1), (SparringSide::Second, 0)] {
+        let config = SelfPlayConfig {
+            sparring_share: 1.0,
+            sparring_side: engine,
+            sparring_nodes: 500,
+            ..small_config(RootSearch::Puct, 1)
+        };
+        let (stats, sink) = play_with::<BaghChal>(&config, &rules, 4, 0, 30);
+        assert_eq!(stats.sparring_games, 4);
+        for (game, positions) in &sink.games {
+            assert!(positions.iter().all(|p| p.side_to_move == network), "{}", game.game_id);
+            check_game_of::<BaghChal>(&rules, game, positions, Some(Side::from_index(network as usize)));
+        }
+    }
+}
+
+#[test]
+fn a_sparring_setting_out_of_range_is_refused_by_name() {
+    for (config, key) in [
+        (
+            SelfPlayConfig {
+                sparring_share: 1.5,
+                ..SelfPlayConfig::default()
+            },
+            "sparring_share",
+        ),
+        (
+            SelfPlayConfig {
+                sparring_nodes: 0,
+                ..SelfPlayConfig::default()
+            },
+            "sparring_nodes",
+        ),
+    ] {
+        assert_eq!(config.validate().unwrap_err().key, key);
+    }
 }

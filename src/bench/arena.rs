@@ -4,10 +4,10 @@
 use anyhow::Result;
 use clap::Args;
 use std::time::Instant;
-use zero_arena::baselines::{AlphaBeta, SearchLimit};
 use zero_arena::player::player_rng;
 use zero_arena::{Entrant, OpeningBook, play_game};
 use zero_games::{GameKind, Registered, with_game};
+use zero_search::alphabeta::{AlphaBeta, SearchLimit};
 
 #[derive(Args, Debug)]
 pub struct ArenaBenchArgs {
@@ -73,7 +73,7 @@ fn bench<G: Registered>(seconds: f64) -> Result<()> {
     let (mut nodes, mut searches) = (0u64, 0usize);
     while searches == 0 || started.elapsed().as_secs_f64() < seconds {
         let game: G = book.position(&rules, searches % book.openings.len())?;
-        let mut engine = AlphaBeta::<G>::new("ab", SearchLimit::depth(4), player_rng(0, searches as u64));
+        let mut engine = AlphaBeta::<G>::new(SearchLimit::depth(4), player_rng(0, searches as u64));
         nodes += engine.search(&game).1.nodes;
         searches += 1;
     }

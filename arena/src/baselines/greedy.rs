@@ -5,6 +5,7 @@
 use crate::player::{Player, PlayerRng, legal_moves};
 use rand::RngExt;
 use zero_games::Heuristic;
+use zero_games::heuristic::value_after;
 
 pub struct GreedyPlayer {
     name: String,
@@ -14,16 +15,6 @@ pub struct GreedyPlayer {
 impl GreedyPlayer {
     pub fn new(name: impl Into<String>, rng: PlayerRng) -> Self {
         GreedyPlayer { name: name.into(), rng }
-    }
-}
-
-/// The value of the position after a move, from the mover's view: the result if the game is over (a win
-/// beats every heuristic value), else the negated heuristic of the side to move then.
-pub fn value_after<G: Heuristic>(child: &G, mover: zero_games::Side) -> f32 {
-    match child.outcome() {
-        Some(outcome) => 2.0 * outcome.value_for(mover),
-        None if child.to_move() == mover => child.heuristic(),
-        None => -child.heuristic(),
     }
 }
 

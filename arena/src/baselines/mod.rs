@@ -5,7 +5,7 @@ pub mod greedy;
 pub mod random;
 pub mod uct;
 
-pub use alphabeta::{AlphaBeta, SearchInfo, SearchLimit};
+pub use alphabeta::AlphaBetaPlayer;
 pub use greedy::GreedyPlayer;
 pub use random::RandomPlayer;
 pub use uct::UctPlayer;

@@ -1,19 +1,23 @@
 //! Alpha-beta finds forced wins in composed positions of each game, agrees with a brute-force solver on short
 //! forced wins in random positions, and never plays an illegal move.
 
-use zero_arena::baselines::alphabeta::WIN;
-use zero_arena::baselines::{AlphaBeta, SearchLimit};
-use zero_arena::player::player_rng;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
 use zero_games::checks::CheckRng;
 use zero_games::tours::Tours;
 use zero_games::{Game, Heuristic};
+use zero_search::alphabeta::{AlphaBeta, SearchLimit, WIN};
+
+fn engine_rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
 
 fn best<G: Heuristic>(position: &str, limit: SearchLimit) -> (String, i32, G) {
     let rules = G::parse_rules(None, &[]).unwrap();
     let game = G::from_position(&rules, position).unwrap();
-    let mut engine = AlphaBeta::<G>::new("ab", limit, player_rng(1, 0));
+    let mut engine = AlphaBeta::<G>::new(limit, engine_rng(1));
     let (mv, info) = engine.search(&game);
     (game.format_move(&mv), info.score, game)
 }
@@ -104,11 +108,8 @@ fn agrees_with_brute_force<G: Heuristic>(games: usize, three_ply: bool) {
     for g in 0..games {
         let mut game = G::start(&rules);
         while game.outcome().is_none() {
-            let mut engine = AlphaBeta::<G>::new(
-                "ab",
-                SearchLimit::depth(if three_ply { 3 } else { 2 }),
-                player_rng(g as u64, 0),
-            );
+            let mut engine =
+                AlphaBeta::<G>::new(SearchLimit::depth(if three_ply { 3 } else { 2 }), engine_rng(g as u64));
             let (mv, info) = engine.search(&game);
             game.legal_moves(&mut moves);
             assert!(moves.contains(&mv), "illegal move {:?} in {}", mv, game.position());
@@ -157,22 +158,20 @@ fn node_and_time_limits_stop_the_search() {
     let rules = Bashni::parse_rules(None, &[]).unwrap();
     let game = Bashni::start(&rules);
     let mut engine = AlphaBeta::<Bashni>::new(
-        "ab",
         SearchLimit {
             nodes: Some(2000),
             ..Default::default()
         },
-        player_rng(0, 0),
+        engine_rng(0),
     );
     let (_, info) = engine.search(&game);
     assert!(info.depth >= 1 && info.nodes < 200_000, "{info:?}");
     let mut engine = AlphaBeta::<Bashni>::new(
-        "ab",
         SearchLimit {
             millis: Some(50),
             ..Default::default()
         },
-        player_rng(0, 0),
+        engine_rng(0),
     );
     let started = std::time::Instant::now();
     let (mv, _) = engine.search(&game);
