@@ -2,9 +2,13 @@
 //! `leaves_per_game` leaves of every game (kept apart by virtual loss) into one evaluator call. Finished games
 //! go through a channel to the calling thread, which hands them to the sink in game-index order.
 //!
+//! Sparring games (`selfplay.sparring_share`): the classic engine plays one side, on the worker's thread between
+//! two evaluator calls (its node budget keeps it short); only the network's side is searched and recorded.
+//!
 //! Determinism: worker `w` of `K` plays games `w, w + K, w + 2K, ...`; each game draws its randomness (full or
-//! cheap search, noise, Gumbel samples, temperature, resignation checks) from its own generator seeded by the
-//! run seed and its index, and the evaluator's (a rollout's) from a per-worker seed. The sink sees the games in
+//! cheap search, noise, Gumbel samples, temperature, resignation checks, whether it spars and the engine's side)
+//! from its own generator seeded by the run seed and its index, a sparring engine's tie-breaks from another such
+//! generator, and the evaluator's (a rollout's) from a per-worker seed. The sink sees the games in
 //! index order, so a run is reproducible for a given seed and worker count.
 
 use crate::config::{SelfPlayConfig, SparringSide};
