@@ -94,7 +94,7 @@ pub struct SelfPlayConfig {
     /// game whose sides differ (Bagh Chal's goats and tigers), a side that searches deeper in training games
     /// punishes plans that an equal opponent would let pass.
     pub side_simulations: [f32; 2],
-    /// Share of games in which one side, drawn at random for each game, is played by the classic engine
+    /// Share of games in which one side (`sparring_side`) is played by the classic engine
     /// (alpha-beta over the game's heuristic, [`zero_search::alphabeta`]) instead of the network's search.
     /// Only the network's side is searched and recorded, so the network learns from its own searches, with the
     /// results of games against an opponent that plays the plans self-play never tries (Bagh Chal's goats
