@@ -29,7 +29,9 @@ pub mod sprt;
 
 pub use elo::{GameResult, Standing, Standings, rate, rate_records};
 pub use entrant::Entrant;
-pub use matches::{MatchOptions, RoundRobin, Thinking, head_to_head, play_game, round_robin};
+pub use matches::{
+    MatchOptions, OnGame, RoundRobin, Thinking, head_to_head, play_game, round_robin, round_robin_games,
+};
 pub use openings::OpeningBook;
 pub use player::Player;
 pub use records::MatchRecord;

@@ -151,12 +151,17 @@ fn paired_jobs(a: usize, b: usize, games: usize, first_opening: usize, book_len:
         .collect()
 }
 
+/// What a caller hears as each game of a match ends (from whichever thread played it, in finishing order):
+/// progress for a match that can run for an hour.
+pub type OnGame<'a> = &'a (dyn Fn(&MatchRecord) + Sync);
+
 fn play_jobs<G: Registered>(
     rules: &G::Rules,
     entrants: &[&Entrant<G>],
     book: &OpeningBook,
     jobs: &[Job],
     options: &MatchOptions,
+    on_game: OnGame,
 ) -> Result<Vec<(MatchRecord, Thinking)>, ArenaError> {
     book.validate::<G>(rules)?;
     let shared: Vec<_> = entrants.iter().map(|e| e.shared_evaluator()).collect();
@@ -165,14 +170,18 @@ fn play_jobs<G: Registered>(
         let mut first = entrants[job.first].player_with(options.seed, 2 * n as u64, evaluators[job.first].clone());
         let mut second =
             entrants[job.second].player_with(options.seed, 2 * n as u64 + 1, evaluators[job.second].clone());
-        play_game(
+        let played = play_game(
             rules,
             book,
             job.opening,
             first.as_mut(),
             second.as_mut(),
             options.max_plies,
-        )
+        );
+        if let Ok((record, _)) = &played {
+            on_game(record);
+        }
+        played
     };
     if !entrants.iter().any(|e| e.spec.thinks_on_the_clock()) {
         return jobs
@@ -230,8 +239,13 @@ pub fn head_to_head<G: Registered>(
     options: &MatchOptions,
 ) -> Result<Vec<MatchRecord>, ArenaError> {
     let jobs = paired_jobs(0, 1, options.games_per_pair, options.first_opening, book.openings.len());
-    let played = play_jobs(rules, &[a, b], book, &jobs, options)?;
+    let played = play_jobs(rules, &[a, b], book, &jobs, options, &|_| {})?;
     Ok(played.into_iter().map(|(record, _)| record).collect())
+}
+
+/// How many games a round robin of `players` plays: every pair `games_per_pair` rounded up to even.
+pub fn round_robin_games(players: usize, games_per_pair: usize) -> usize {
+    players * players.saturating_sub(1) / 2 * 2 * games_per_pair.div_ceil(2)
 }
 
 /// A finished round robin: the table and every game.
@@ -243,12 +257,14 @@ pub struct RoundRobin {
 
 /// Plays every pair of entrants `options.games_per_pair` games (paired colours) and rates them all. The
 /// anchor (rating 0) is the first `random` entrant, else the first entrant. Pairs start at different places
-/// in the book, so that a short book still gives each pair varied openings.
+/// in the book, so that a short book still gives each pair varied openings. `on_game` hears each game as it
+/// ends ([`round_robin_games`] says how many there will be).
 pub fn round_robin<G: Registered>(
     rules: &G::Rules,
     entrants: &[Entrant<G>],
     book: &OpeningBook,
     options: &MatchOptions,
+    on_game: OnGame,
 ) -> Result<RoundRobin, ArenaError> {
     if entrants.len() < 2 {
         return Err(ArenaError::Invalid(
@@ -273,7 +289,7 @@ pub fn round_robin<G: Registered>(
         }
     }
     let pool: Vec<&Entrant<G>> = entrants.iter().collect();
-    let played = play_jobs(rules, &pool, book, &jobs, options)?;
+    let played = play_jobs(rules, &pool, book, &jobs, options, on_game)?;
     // Each entrant's thinking time over all its moves.
     let mut seconds = vec![0.0; entrants.len()];
     let mut moves = vec![0u32; entrants.len()];

@@ -1,7 +1,9 @@
 //! Every player finishes games with a legal result on every game, and every record replays to its outcome.
 
 use zero_arena::records::{agrees, read_jsonl, replay, write_jsonl};
-use zero_arena::{Entrant, MatchOptions, OpeningBook, head_to_head, rate_records, round_robin};
+use zero_arena::{
+    Entrant, MatchOptions, MatchRecord, OpeningBook, head_to_head, rate_records, round_robin, round_robin_games,
+};
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
 use zero_games::tours::Tours;
@@ -31,8 +33,18 @@ fn every_pair_plays_legal_games<G: Registered>() {
         first_opening: 0,
         timed_games_at_once: 1,
     };
-    let result = round_robin(&rules, &entrants, &book, &options).unwrap();
+    let heard = std::sync::Mutex::new(Vec::new());
+    let on_game = |record: &MatchRecord| heard.lock().unwrap().push(record.clone());
+    let result = round_robin(&rules, &entrants, &book, &options, &on_game).unwrap();
     assert_eq!(result.records.len(), 2 * 10);
+    assert_eq!(
+        round_robin_games(entrants.len(), options.games_per_pair),
+        result.records.len()
+    );
+    // The caller heard every game once, as it ended (games on rayon's threads end in any order).
+    let heard = heard.into_inner().unwrap();
+    assert_eq!(heard.len(), result.records.len());
+    assert!(heard.iter().all(|r| result.records.contains(r)), "{heard:?}");
     for record in &result.records {
         assert_ne!(record.reason, "illegal-move", "{record:?}");
         let (_, outcome) = replay::<G>(record).unwrap();
@@ -64,7 +76,7 @@ fn every_pair_plays_legal_games<G: Registered>() {
     assert!(rated.rows.iter().all(|r| r.ms_per_move.is_none()) && !rated.table().contains("ms/move"));
 
     // The same seed plays the same games; records survive a JSONL round trip.
-    let again = round_robin(&rules, &entrants, &book, &options).unwrap();
+    let again = round_robin(&rules, &entrants, &book, &options, &|_| {}).unwrap();
     assert_eq!(again.records, result.records);
     let dir = std::env::temp_dir().join(format!("arena-test-{}-{}", G::NAME, std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

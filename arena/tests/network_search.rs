@@ -60,7 +60,7 @@ fn searching_checkpoint_plays_legal_games<G: Registered>() {
         first_opening: 0,
         timed_games_at_once: 1,
     };
-    let result = round_robin(&rules, &entrants, &book, &options).unwrap();
+    let result = round_robin(&rules, &entrants, &book, &options, &|_| {}).unwrap();
     assert_eq!(result.records.len(), 2 * 3);
     for record in &result.records {
         assert_ne!(record.reason, "illegal-move", "{record:?}");
@@ -77,7 +77,7 @@ fn searching_checkpoint_plays_legal_games<G: Registered>() {
     }
     assert!(result.standings.table().contains("sims/move"));
     // Evaluation play is deterministic: the same seed plays the same games.
-    let again = round_robin(&rules, &entrants, &book, &options).unwrap();
+    let again = round_robin(&rules, &entrants, &book, &options, &|_| {}).unwrap();
     assert_eq!(again.records, result.records);
     // With a time per move instead (games then depend on the machine's speed, so only their legality is
     // checked), against alpha-beta on the same time.
@@ -85,7 +85,7 @@ fn searching_checkpoint_plays_legal_games<G: Registered>() {
         Entrant::parse("alphabeta:ms=5").unwrap(),
         Entrant::parse(&format!("ckpt:{},ms=5", path.display())).unwrap(),
     ];
-    let result = round_robin(&rules, &timed, &book, &options).unwrap();
+    let result = round_robin(&rules, &timed, &book, &options, &|_| {}).unwrap();
     let timed_sims = result.standings.get(timed[1].name()).unwrap().sims_per_move;
     assert!(timed_sims.is_some_and(|s| s > 0.0), "{}", result.standings.table());
     assert_eq!(result.standings.get("alphabeta:ms=5").unwrap().sims_per_move, None);
@@ -101,8 +101,17 @@ fn searching_checkpoint_plays_legal_games<G: Registered>() {
         timed_games_at_once: 3,
         ..options
     };
-    let result = round_robin(&rules, &timed, &book, &at_once).unwrap();
+    let heard = std::sync::atomic::AtomicUsize::new(0);
+    let on_game = |_: &_| {
+        heard.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
+    let result = round_robin(&rules, &timed, &book, &at_once, &on_game).unwrap();
     assert_eq!(result.records.len(), 6);
+    assert_eq!(
+        heard.into_inner(),
+        6,
+        "each game heard once, from whichever thread played it"
+    );
     for (k, record) in result.records.iter().enumerate() {
         assert_eq!(record.opening_index, k / 2 % book.openings.len(), "{record:?}");
         let first = if k % 2 == 0 { timed[0].name() } else { timed[1].name() };
