@@ -8,7 +8,7 @@ use zero_arena::{
     Entrant, MatchOptions, MatchRecord, OpeningBook, PlayerSpec, RoundRobin, round_robin, round_robin_games,
 };
 use zero_games::{GameKind, Registered, with_game};
-use zero_report::summary::SideScore;
+use zero_report::summary::{MatchScore, SideScore};
 use zero_run::evaluate::side_scores;
 
 #[derive(Args, Debug, Clone)]
@@ -123,23 +123,15 @@ fn play_with_progress<G: Registered>(
     let total = round_robin_games(entrants.len(), options.games_per_pair);
     let bar = zero_run::progress::bar(total as u64, "games {bar:30} {msg}, ETA {eta}");
     let lead = entrants[0].name();
-    let tally = Mutex::new([0u32; 3]);
+    let scores = Mutex::new(Vec::with_capacity(total));
     bar.set_message(format!("0/{total}, {lead} 0-0-0"));
     let on_game = |record: &MatchRecord| {
-        let mut wdl = tally.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(score) = record.score_of(lead) {
-            wdl[if score == 1.0 {
-                0
-            } else if score == 0.0 {
-                2
-            } else {
-                1
-            }] += 1;
-        }
+        let mut scores = scores.lock().unwrap_or_else(|e| e.into_inner());
+        scores.extend(record.score_of(lead));
+        let wdl = MatchScore::of("", scores.iter().copied()).wdl();
         // The count is in the message, so that a line drawn between the two calls is still consistent.
         bar.inc(1);
-        let [w, d, l] = *wdl;
-        bar.set_message(format!("{}/{total}, {lead} {w}-{d}-{l}", bar.position()));
+        bar.set_message(format!("{}/{total}, {lead} {wdl}", bar.position()));
     };
     let played = round_robin(rules, entrants, book, options, &on_game);
     bar.finish_and_clear();
