@@ -19,15 +19,17 @@ pub struct HostBatch {
     pub has_policy: Vec<f32>,
     /// `[N, 3]` win/draw/loss target for the side to move (one-hot for a plain result).
     pub wdl_target: Vec<f32>,
+    /// `[N, 3]` win/draw/loss of the search's value at the position (`root_value`), for `train.root_value_weight`.
+    pub root_wdl: Vec<f32>,
     /// `[N]` plies from the position to the end of the game.
     pub plies_to_end: Vec<f32>,
     /// The symmetry applied to each row.
     pub symmetries: Vec<u8>,
 }
 
-/// The win/draw/loss target of a stored result for the side to move: 1, 0 and -1 are a win, a draw and a loss;
-/// a value between (a draw judged by the material left, `selfplay.draw_score`) puts `|r|` on the win or the
-/// loss and the rest on the draw, so its expected value is `r`.
+/// The win/draw/loss target of a stored result (or search value) for the side to move: 1, 0 and -1 are a win,
+/// a draw and a loss; a value between (a draw judged by the material left, `selfplay.draw_score`, or a search
+/// value) puts `|r|` on the win or the loss and the rest on the draw, so its expected value is `r`.
 pub fn wdl_target(result: f32) -> [f32; 3] {
     let r = result.clamp(-1.0, 1.0);
     [r.max(0.0), 1.0 - r.abs(), (-r).max(0.0)]
@@ -45,6 +47,7 @@ impl HostBatch {
             policy: vec![0.0; n * action_space],
             has_policy: Vec::with_capacity(n),
             wdl_target: Vec::with_capacity(3 * n),
+            root_wdl: Vec::with_capacity(3 * n),
             plies_to_end: Vec::with_capacity(n),
             symmetries: Vec::with_capacity(n),
         };
@@ -69,6 +72,7 @@ impl HostBatch {
             let has_policy = sample.has_policy && !sample.policy_actions.is_empty();
             batch.has_policy.push(if has_policy { 1.0 } else { 0.0 });
             batch.wdl_target.extend(wdl_target(sample.result));
+            batch.root_wdl.extend(wdl_target(sample.root_value));
             batch.plies_to_end.push(sample.plies_to_end as f32);
             batch.symmetries.push(sym as u8);
         }
@@ -90,6 +94,7 @@ impl HostBatch {
             policy: Tensor::from_slice(&self.policy).view([n, actions]).to_device(device),
             has_policy: Tensor::from_slice(&self.has_policy).to_device(device),
             wdl_target: Tensor::from_slice(&self.wdl_target).view([n, 3]).to_device(device),
+            root_wdl: Tensor::from_slice(&self.root_wdl).view([n, 3]).to_device(device),
             plies_to_end: Tensor::from_slice(&self.plies_to_end).to_device(device),
         }
     }
@@ -104,5 +109,37 @@ pub struct BatchTensors {
     pub has_policy: Tensor,
     /// `[N, 3]` win/draw/loss probabilities.
     pub wdl_target: Tensor,
+    /// `[N, 3]` the search value's win/draw/loss.
+    pub root_wdl: Tensor,
     pub plies_to_end: Tensor,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zero_games::Game;
+    use zero_games::bashni::Bashni;
+
+    fn sample(result: f32, root_value: f32) -> TrainingSample {
+        TrainingSample {
+            input: vec![0; zero_games::input_len::<Bashni>()],
+            legal_actions: vec![3],
+            has_policy: true,
+            policy_actions: vec![3],
+            policy_probs: vec![1.0],
+            root_value,
+            result,
+            plies_to_end: 7,
+        }
+    }
+
+    #[test]
+    fn each_row_carries_the_result_and_the_search_value_as_win_draw_loss() {
+        let samples = [sample(1.0, -0.5), sample(0.25, 0.0)];
+        let augmenter = Augmenter::new::<Bashni>(false);
+        let batch = HostBatch::build(&samples, &[0, 0], &augmenter, Bashni::ACTION_SPACE);
+        assert_eq!(batch.wdl_target, [1.0, 0.0, 0.0, 0.25, 0.75, 0.0]);
+        assert_eq!(batch.root_wdl, [0.0, 0.5, 0.5, 0.0, 1.0, 0.0]);
+        assert_eq!(batch.plies_to_end, [7.0, 7.0]);
+    }
 }

@@ -76,6 +76,11 @@ pub struct TrainConfig {
     /// of a won (lost) game is taught `exp(-k / value_horizon)` win (loss) and the rest draw, so that a loss
     /// later is worth more than a loss sooner. 0 = off: every position is taught the plain result.
     pub value_horizon: f64,
+    /// Share of the value target taken from the search's value at the position (the record's `root_value`)
+    /// rather than the game's result: `(1 - w) x result + w x root value` (lc0's `q_ratio`). In a game drawn
+    /// nearly every time the result says little about a position, where the search's value still tells the
+    /// better positions from the worse. 0 = the result alone.
+    pub root_value_weight: f64,
     /// Weight of the moves-left Huber loss (used only when the network has that head).
     pub moves_left_weight: f64,
     /// Plies are divided by this before the moves-left Huber loss (delta 1), so one unit is this many plies.
@@ -138,6 +143,7 @@ impl Default for TrainConfig {
             policy_weight: 1.0,
             value_weight: 1.0,
             value_horizon: 0.0,
+            root_value_weight: 0.0,
             moves_left_weight: 0.1,
             moves_left_scale: 20.0,
             optimizer: OptimizerKind::Sgd,
@@ -197,6 +203,12 @@ impl TrainConfig {
             if !(v.is_finite() && v >= 0.0) {
                 return Err(format!("train.{key} must be a finite number >= 0, got {v}"));
             }
+        }
+        if !(0.0..=1.0).contains(&self.root_value_weight) {
+            return Err(format!(
+                "train.root_value_weight must be in [0, 1], got {}",
+                self.root_value_weight
+            ));
         }
         if !self.moves_left_scale.is_finite() || self.moves_left_scale <= 0.0 {
             return Err("train.moves_left_scale must be positive".into());
@@ -293,6 +305,13 @@ mod tests {
             ..TrainConfig::default()
         };
         assert!(bad.validate().unwrap_err().contains("train.batch_size"));
+        for w in [-0.1, 1.5, f64::NAN] {
+            let bad = TrainConfig {
+                root_value_weight: w,
+                ..TrainConfig::default()
+            };
+            assert!(bad.validate().unwrap_err().contains("train.root_value_weight"), "{w}");
+        }
     }
 
     #[test]

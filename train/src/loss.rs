@@ -23,6 +23,8 @@ pub struct LossWeights {
     pub value: f64,
     /// `TrainConfig::value_horizon`: 0 = the plain result.
     pub value_horizon: f64,
+    /// `TrainConfig::root_value_weight`: 0 = the result alone.
+    pub root_value_weight: f64,
     pub moves_left: f64,
     pub moves_left_scale: f64,
 }
@@ -33,6 +35,7 @@ impl LossWeights {
             policy: config.policy_weight,
             value: config.value_weight,
             value_horizon: config.value_horizon,
+            root_value_weight: config.root_value_weight,
             moves_left: config.moves_left_weight,
             moves_left_scale: config.moves_left_scale,
         }
@@ -42,8 +45,9 @@ impl LossWeights {
 /// The win/draw/loss cross-entropy against the batch's targets. With a horizon `h > 0` the target of a
 /// decided game, `k` plies from its end, is `exp(-k / h)` on its result and the rest on a draw: the value then
 /// tells a quick loss from a slow one (in a game one side nearly always wins, the plain target is the same
-/// everywhere and a search cannot choose).
-fn value_loss(logits: &Tensor, batch: &BatchTensors, horizon: f64) -> Tensor {
+/// everywhere and a search cannot choose). A root-value weight `w > 0` then moves `w` of the target onto the
+/// search's own value of the position (its win/draw/loss as a stored result's).
+fn value_loss(logits: &Tensor, batch: &BatchTensors, horizon: f64, root_value_weight: f64) -> Tensor {
     let mut target = batch.wdl_target.shallow_clone();
     if horizon > 0.0 {
         let draw = Tensor::from_slice(&[0.0f32, 1.0, 0.0])
@@ -51,6 +55,9 @@ fn value_loss(logits: &Tensor, batch: &BatchTensors, horizon: f64) -> Tensor {
             .view([1, 3]);
         let certainty = (&batch.plies_to_end / -horizon).exp().unsqueeze(1);
         target = &target * &certainty + draw * (1.0 - &certainty);
+    }
+    if root_value_weight > 0.0 {
+        target = target * (1.0 - root_value_weight) + &batch.root_wdl * root_value_weight;
     }
     let log_probs = logits.log_softmax(1, Kind::Float);
     -(target * log_probs)
@@ -68,7 +75,12 @@ pub fn compute(output: &NetOutput, batch: &BatchTensors, weights: LossWeights) -
     let rows = batch.has_policy.sum(Kind::Float).clamp_min(1.0);
     let policy = (per_row * &batch.has_policy).sum(Kind::Float) / rows;
 
-    let value = value_loss(&output.wdl.to_kind(Kind::Float), batch, weights.value_horizon);
+    let value = value_loss(
+        &output.wdl.to_kind(Kind::Float),
+        batch,
+        weights.value_horizon,
+        weights.root_value_weight,
+    );
 
     let mut total = &policy * weights.policy + &value * weights.value;
     let moves_left = output.moves_left.as_ref().map(|predicted| {
@@ -101,13 +113,14 @@ mod tests {
             policy: empty,
             has_policy: Tensor::zeros([2], (Kind::Float, Device::Cpu)),
             wdl_target: Tensor::from_slice(&[1.0f32, 0.0, 0.0, 0.0, 0.0, 1.0]).view([2, 3]),
+            root_wdl: Tensor::from_slice(&[0.0f32, 1.0, 0.0, 0.0, 1.0, 0.0]).view([2, 3]),
             plies_to_end: Tensor::from_slice(&[0.0f32, 40.0]),
         }
     }
 
     fn loss_at(logits: [[f32; 3]; 2], horizon: f64) -> f64 {
         let flat: Vec<f32> = logits.iter().flatten().copied().collect();
-        value_loss(&Tensor::from_slice(&flat).view([2, 3]), &batch(), horizon).double_value(&[])
+        value_loss(&Tensor::from_slice(&flat).view([2, 3]), &batch(), horizon, 0.0).double_value(&[])
     }
 
     #[test]
@@ -130,7 +143,7 @@ mod tests {
             let mut b = batch();
             b.wdl_target = Tensor::from_slice(&[1.0f32, 0.0, 0.0]).view([1, 3]);
             b.plies_to_end = Tensor::from_slice(&[0.0f32]);
-            value_loss(&logits, &b, h).double_value(&[])
+            value_loss(&logits, &b, h, 0.0).double_value(&[])
         };
         assert!((end_only(10.0) - end_only(0.0)).abs() < 1e-6);
     }
@@ -141,10 +154,27 @@ mod tests {
         let mut b = batch();
         b.wdl_target = Tensor::from_slice(&crate::batch::wdl_target(0.5)).view([1, 3]);
         b.plies_to_end = Tensor::from_slice(&[30.0f32]);
-        let loss = |logits: [f32; 3]| value_loss(&Tensor::from_slice(&logits).view([1, 3]), &b, 0.0).double_value(&[]);
+        let loss =
+            |logits: [f32; 3]| value_loss(&Tensor::from_slice(&logits).view([1, 3]), &b, 0.0, 0.0).double_value(&[]);
         assert!(loss([5.0, 5.0, 0.0]) < loss([0.0, 5.0, 0.0]));
         assert!(loss([5.0, 5.0, 0.0]) < loss([5.0, 0.0, 0.0]));
         assert_eq!(crate::batch::wdl_target(-1.0), [0.0, 0.0, 1.0]);
         assert_eq!(crate::batch::wdl_target(0.0), [0.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn a_root_value_weight_moves_the_target_toward_the_search_value() {
+        // Both rows' search valued a draw (the batch's root_wdl) where the games were won and lost.
+        let flat = |logits: [[f32; 3]; 2]| Tensor::from_slice(&logits.concat()).view([2, 3]);
+        let loss = |logits, w| value_loss(&flat(logits), &batch(), 0.0, w).double_value(&[]);
+        let results = [[9.0, 0.0, 0.0], [0.0, 0.0, 9.0]];
+        let draws = [[0.0, 9.0, 0.0], [0.0, 9.0, 0.0]];
+        let halves = [[5.0, 5.0, 0.0], [0.0, 5.0, 5.0]];
+        assert!(loss(results, 0.0) < loss(draws, 0.0));
+        assert!(loss(draws, 1.0) < loss(results, 1.0));
+        assert!(loss(halves, 0.5) < loss(results, 0.5) && loss(halves, 0.5) < loss(draws, 0.5));
+        // The blend is exact: w = 0.5 is the mean of the two targets' cross-entropies.
+        let mean = (loss(results, 0.0) + loss(results, 1.0)) / 2.0;
+        assert!((loss(results, 0.5) - mean).abs() < 1e-5);
     }
 }
