@@ -38,7 +38,7 @@ def difference_for(record, player, state):
 
 
 def material_line(record, player):
-    """The player's pawn difference at each checkpoint ply after the opening (None once over) and at the end."""
+    """The player's pawn difference at each checkpoint ply after the opening the game reached, and at the end."""
     game = zero.Game(record["game"], None, ",".join(record["rules"]))
     state = game.replay(record["opening"])
     at = {}
@@ -64,11 +64,14 @@ def main():
     at_end = collections.defaultdict(list)
     at_ply = collections.defaultdict(list)
     for path in args.games:
-        for line in open(path):
-            record = json.loads(line)
-            if record["game"] != "tours" or args.player not in (record["first"], record["second"]):
-                continue
-            at, end = material_line(record, args.player)
+        for number, line in enumerate(open(path), start=1):
+            try:
+                record = json.loads(line)
+                if record["game"] != "tours" or args.player not in (record["first"], record["second"]):
+                    continue
+                at, end = material_line(record, args.player)
+            except (ValueError, KeyError, TypeError) as error:  # a bad line, field or move of the record
+                raise SystemExit(f"{path}:{number}: not a replayable game record: {error!r}")
             at_end[(result_for(record, args.player), record["reason"])].append(end)
             for ply, difference in at.items():
                 at_ply[ply].append(difference)
