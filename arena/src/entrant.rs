@@ -95,6 +95,8 @@ impl<G: Registered> Entrant<G> {
                     reuse: true,
                     temperature: 0.0,
                     level: None,
+                    c_puct: SearchConfig::DEFAULT.c_puct,
+                    fpu_reduction: SearchConfig::DEFAULT.fpu_reduction,
                 },
                 label: Some(name.clone()),
             },
@@ -164,6 +166,8 @@ impl<G: Registered> Entrant<G> {
                 batch,
                 reuse,
                 temperature,
+                c_puct,
+                fpu_reduction,
                 ..
             } => {
                 let budget = match millis {
@@ -176,6 +180,8 @@ impl<G: Registered> Entrant<G> {
                     SearchConfig {
                         leaf_batch: *batch,
                         tree_reuse: *reuse,
+                        c_puct: *c_puct,
+                        fpu_reduction: *fpu_reduction,
                         ..SearchConfig::for_play(*root, (*simulations).max(1))
                     },
                     budget,

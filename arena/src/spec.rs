@@ -7,7 +7,7 @@ use std::fmt;
 use std::path::PathBuf;
 use zero_search::RootSearch;
 use zero_search::alphabeta::SearchLimit;
-use zero_search::config::{MAX_LEAF_BATCH, PLAY_LEAF_BATCH};
+use zero_search::config::{MAX_LEAF_BATCH, PLAY_LEAF_BATCH, SearchConfig};
 
 /// Why a player spec was refused; each names the part that is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -76,6 +76,11 @@ pub enum PlayerKind {
         /// A strength level (`level=NAME`): its game's simulations and temperature replace the two above when the
         /// spec is made ready for a game ([`PlayerSpec::for_game`]).
         level: Option<zero_search::Level>,
+        /// The search's PUCT exploration constant at zero visits (`cpuct=X`, default the search crate's
+        /// [`SearchConfig::default`]).
+        c_puct: f32,
+        /// The search's first-play urgency reduction (`fpu=X`, default the search crate's).
+        fpu_reduction: f32,
     },
 }
 
@@ -96,6 +101,12 @@ const DEFAULT_CKPT_SIMS: u32 = 64;
 /// The root search of `ckpt:` players unless `root=` says otherwise: PUCT, played at temperature 0 (the most
 /// visited action). Self-play's own default is Gumbel; `root=gumbel` gives that.
 pub const DEFAULT_CKPT_ROOT: RootSearch = RootSearch::Puct;
+/// The keys a `ckpt:` spec takes, as its refusal of another names them.
+const CKPT_KEYS: &str =
+    "PATH (first), path, sims, ms, level, temp, root, device, precision, batch, reuse, cpuct, fpu, name";
+/// The search settings a `ckpt:` spec does not name: the search crate's defaults, whose PUCT constants the spec
+/// may change (`cpuct=`, `fpu=`).
+const PLAY_SEARCH: SearchConfig = SearchConfig::DEFAULT;
 
 impl PlayerSpec {
     /// A checkpoint player written from code: `simulations` = 0 plays the raw policy, more the network search
@@ -113,6 +124,8 @@ impl PlayerSpec {
                 reuse: true,
                 temperature: 0.0,
                 level: None,
+                c_puct: PLAY_SEARCH.c_puct,
+                fpu_reduction: PLAY_SEARCH.fpu_reduction,
             },
             label: None,
         }
@@ -219,6 +232,20 @@ impl<'a> SpecParts<'a> {
         u32::try_from(self.number(key, value)?).map_err(|_| self.bad_number(key, value, "an integer below 2^32"))
     }
 
+    /// A decimal number within `range`; `expected` says the range in words.
+    fn decimal(
+        &self,
+        key: &str,
+        value: &str,
+        range: std::ops::RangeInclusive<f32>,
+        expected: &'static str,
+    ) -> Result<f32, SpecError> {
+        match value.parse::<f32>() {
+            Ok(x) if range.contains(&x) => Ok(x),
+            _ => Err(self.bad_value(key, value, expected)),
+        }
+    }
+
     fn alphabeta(&self) -> Result<PlayerKind, SpecError> {
         self.no_bare_parts()?;
         let mut limit = SearchLimit::default();
@@ -263,16 +290,16 @@ impl<'a> SpecParts<'a> {
         let mut reuse = true;
         let mut temperature = 0.0;
         let mut level = None;
+        let (mut c_puct, mut fpu_reduction) = (PLAY_SEARCH.c_puct, PLAY_SEARCH.fpu_reduction);
         for &(key, value) in &self.pairs {
             match key {
                 "path" => path = Some(PathBuf::from(value)),
+                "cpuct" => c_puct = self.decimal(key, value, 0.01..=100.0, "a number from 0.01 to 100")?,
+                "fpu" => fpu_reduction = self.decimal(key, value, 0.0..=4.0, "a number from 0 to 4")?,
                 "level" => {
                     level = Some(zero_search::Level::parse(value).map_err(|e| self.bad_value(key, value, e))?);
                 }
-                "temp" => match value.parse::<f32>() {
-                    Ok(t) if (0.0..=10.0).contains(&t) => temperature = t,
-                    _ => return Err(self.bad_value(key, value, "a temperature from 0 to 10")),
-                },
+                "temp" => temperature = self.decimal(key, value, 0.0..=10.0, "a temperature from 0 to 10")?,
                 "sims" => simulations = self.small(key, value)?,
                 "ms" => match self.number(key, value)? {
                     0 => return Err(self.bad_number(key, value, "at least 1 millisecond")),
@@ -293,9 +320,7 @@ impl<'a> SpecParts<'a> {
                     }
                 }
                 _ => {
-                    let known =
-                        "PATH (first), path, sims, ms, level, temp, root, device, precision, batch, reuse, name";
-                    return Err(self.unknown("ckpt", key, known));
+                    return Err(self.unknown("ckpt", key, CKPT_KEYS));
                 }
             }
         }
@@ -323,6 +348,8 @@ impl<'a> SpecParts<'a> {
             reuse,
             temperature,
             level,
+            c_puct,
+            fpu_reduction,
         })
     }
 }
@@ -399,6 +426,8 @@ impl PlayerSpec {
                 reuse,
                 temperature,
                 level,
+                c_puct,
+                fpu_reduction,
                 ..
             } => {
                 let file = path
@@ -424,6 +453,12 @@ impl PlayerSpec {
                 }
                 if searches && !reuse {
                     spec.push_str(",reuse=off");
+                }
+                if searches && *c_puct != PLAY_SEARCH.c_puct {
+                    spec.push_str(&format!(",cpuct={c_puct}"));
+                }
+                if searches && *fpu_reduction != PLAY_SEARCH.fpu_reduction {
+                    spec.push_str(&format!(",fpu={fpu_reduction}"));
                 }
                 if *temperature > 0.0 && level.is_none() {
                     spec.push_str(&format!(",temp={temperature}"));

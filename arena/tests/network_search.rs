@@ -80,11 +80,12 @@ fn searching_checkpoint_plays_legal_games<G: Registered>() {
     let again = round_robin(&rules, &entrants, &book, &options, &|_| {}).unwrap();
     assert_eq!(again.records, result.records);
     // With a time per move instead (games then depend on the machine's speed, so only their legality is
-    // checked), against alpha-beta on the same time.
+    // checked), against alpha-beta on the same time; the network's search with PUCT constants of its own.
     let timed: Vec<Entrant<G>> = vec![
         Entrant::parse("alphabeta:ms=5").unwrap(),
-        Entrant::parse(&format!("ckpt:{},ms=5", path.display())).unwrap(),
+        Entrant::parse(&format!("ckpt:{},ms=5,cpuct=0.5,fpu=0", path.display())).unwrap(),
     ];
+    assert_eq!(timed[1].name(), "ckpt:fresh.safetensors,ms=5,cpuct=0.5,fpu=0");
     let result = round_robin(&rules, &timed, &book, &options, &|_| {}).unwrap();
     let timed_sims = result.standings.get(timed[1].name()).unwrap().sims_per_move;
     assert!(timed_sims.is_some_and(|s| s > 0.0), "{}", result.standings.table());

@@ -142,6 +142,49 @@ fn checkpoint_leaf_batch_and_tree_reuse() {
     assert!(text.contains("reuse") && text.contains("on or off"), "{text}");
 }
 
+#[test]
+fn checkpoint_puct_constants() {
+    use zero_search::SearchConfig;
+    let parts = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
+        PlayerKind::Checkpoint {
+            c_puct, fpu_reduction, ..
+        } => (c_puct, fpu_reduction),
+        other => panic!("{other:?}"),
+    };
+    let defaults = (SearchConfig::DEFAULT.c_puct, SearchConfig::DEFAULT.fpu_reduction);
+    assert_eq!(parts("ckpt:x.safetensors,ms=100"), defaults);
+    assert_eq!(parts("ckpt:x.safetensors,ms=100,cpuct=2.5,fpu=0"), (2.5, 0.0));
+    let canonical = |s: &str| PlayerSpec::parse(s).unwrap().canonical();
+    assert_eq!(
+        canonical("ckpt:x.safetensors,ms=100,cpuct=0.5,fpu=0.5"),
+        "ckpt:x.safetensors,ms=100,cpuct=0.5,fpu=0.5"
+    );
+    let default_cpuct = format!("ckpt:x.safetensors,sims=8,cpuct={}", defaults.0);
+    assert_eq!(canonical(&default_cpuct), "ckpt:x.safetensors,sims=8");
+    assert_eq!(
+        canonical("ckpt:x.safetensors,sims=0,cpuct=3"),
+        "ckpt:x.safetensors,sims=0"
+    );
+    let bad_values = [
+        "cpuct=0",
+        "cpuct=-1",
+        "cpuct=lots",
+        "cpuct=NaN",
+        "cpuct=0.5/1",
+        "fpu=-0.5",
+        "fpu=5",
+    ];
+    for bad in bad_values {
+        let err = PlayerSpec::parse(&format!("ckpt:x.safetensors,{bad}")).unwrap_err();
+        let key = bad.split('=').next().unwrap();
+        assert!(
+            matches!(&err, SpecError::BadValue { key: k, .. } if k == key),
+            "{bad}: {err}"
+        );
+        assert!(err.to_string().contains("a number from"), "{bad}: {err}");
+    }
+}
+
 /// The simulations and temperature of a checkpoint spec made ready for game `G`.
 fn searched_by<G: zero_games::Encoding>(spec: &str) -> (u32, f32) {
     match PlayerSpec::parse(spec).unwrap().for_game::<G>().kind {

@@ -80,21 +80,7 @@ pub struct SearchConfig {
 
 impl Default for SearchConfig {
     fn default() -> Self {
-        SearchConfig {
-            root: RootSearch::Gumbel,
-            simulations: 64,
-            c_puct: 1.25,
-            c_puct_base: 19652.0,
-            fpu_reduction: 0.25,
-            dirichlet_alpha_total: 10.0,
-            dirichlet_fraction: 0.25,
-            tree_reuse: true,
-            gumbel_actions: 16,
-            gumbel_c_visit: 50.0,
-            gumbel_c_scale: 1.0,
-            virtual_loss: 1.0,
-            leaf_batch: 1,
-        }
+        SearchConfig::DEFAULT
     }
 }
 
@@ -107,6 +93,23 @@ pub struct SearchConfigError {
 }
 
 impl SearchConfig {
+    /// The defaults, as a constant (what [`Default`] gives).
+    pub const DEFAULT: SearchConfig = SearchConfig {
+        root: RootSearch::Gumbel,
+        simulations: 64,
+        c_puct: 1.25,
+        c_puct_base: 19652.0,
+        fpu_reduction: 0.25,
+        dirichlet_alpha_total: 10.0,
+        dirichlet_fraction: 0.25,
+        tree_reuse: true,
+        gumbel_actions: 16,
+        gumbel_c_visit: 50.0,
+        gumbel_c_scale: 1.0,
+        virtual_loss: 1.0,
+        leaf_batch: 1,
+    };
+
     /// The settings of a player that is judged rather than trained: the defaults, with `root`, `simulations`,
     /// no root noise and leaves evaluated [`PLAY_LEAF_BATCH`] at a time (the arena's network players, the bot).
     pub fn for_play(root: RootSearch, simulations: u32) -> Self {
