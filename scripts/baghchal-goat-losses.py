@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Where a Bagh Chal player's goats lose: over `zero eval --games-out` records of matches against one opponent,
+the goats' games of the player and of the opponent, how many lost, how many gave a goat away early (a capture
+before a given ply, the opening's plies counted), and how often each kind was lost.
+
+    python3 scripts/baghchal-goat-losses.py --opponent alphabeta:ms=100 [--before 10] GAMES.jsonl [MORE.jsonl ...]
+
+In every record one side is OPPONENT (its name in the records); the other is the player, whatever its name, so
+the records of several matches of one network under different names count together. Plain Python, no packages:
+a capture is a move with an `x` (`e5xc3`), and only tigers capture. `scripts/goat-captures.py` asks the next
+question of one player's lost games: was each capture avoidable at the goat move before it, or forced.
+"""
+import argparse
+import collections
+import json
+
+
+def goat_game(record, opponent, before):
+    """(whose goats: "player" or "opponent", lost, a goat taken before ply `before`) of one record."""
+    if opponent not in (record["first"], record["second"]):
+        raise ValueError(f"neither side is {opponent!r}")
+    goats = "opponent" if record["first"] == opponent else "player"
+    moves = list(record["opening"]) + list(record["moves"])
+    early = any("x" in move for move in moves[:before])
+    return goats, record["winner"] == "second", early
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--opponent", required=True, help="the opponent's name in the records")
+    parser.add_argument("--before", type=int, default=10, help="an early capture is one before this ply")
+    parser.add_argument("games", nargs="+")
+    args = parser.parse_args()
+    tally = collections.Counter()
+    for path in args.games:
+        for number, line in enumerate(open(path), start=1):
+            try:
+                record = json.loads(line)
+                if record["game"] != "baghchal":
+                    continue
+                goats, lost, early = goat_game(record, args.opponent, args.before)
+            except (ValueError, KeyError, TypeError) as error:  # a bad line or field of the record
+                raise SystemExit(f"{path}:{number}: not a Bagh Chal game record against {args.opponent}: {error!r}")
+            tally[(goats, "games")] += 1
+            tally[(goats, "lost")] += lost
+            tally[(goats, "early")] += early
+            tally[(goats, "early lost")] += early and lost
+    if not tally:
+        raise SystemExit(f"no Bagh Chal game in {', '.join(args.games)}")
+    for goats in ("player", "opponent"):
+        games, lost = tally[(goats, "games")], tally[(goats, "lost")]
+        early, early_lost = tally[(goats, "early")], tally[(goats, "early lost")]
+        rest, rest_lost = games - early, lost - early_lost
+        print(f"{goats}'s goats: {games} games, lost {lost}; a goat taken before ply {args.before} in {early}, "
+              f"of which lost {early_lost}; lost {rest_lost} of the other {rest}")
+
+
+if __name__ == "__main__":
+    main()
