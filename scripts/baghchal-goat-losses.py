@@ -4,10 +4,13 @@ the goats' games of the player and of the opponent, how many lost, how many gave
 before a given ply, the opening's plies counted), and how often each kind was lost.
 
     python3 scripts/baghchal-goat-losses.py --opponent alphabeta:ms=100 [--before 10] GAMES.jsonl [MORE.jsonl ...]
+    ~/.cache/zero/torch-2.13.0/venv/bin/python scripts/baghchal-goat-losses.py RUN/data/gNNNN-*.games.parquet
 
 In every record one side is OPPONENT (its name in the records); the other is the player, whatever its name, so
-the records of several matches of one network under different names count together. Plain Python, no packages:
-a capture is a move with an `x` (`e5xc3`), and only tigers capture. `scripts/goat-captures.py` asks the next
+the records of several matches of one network under different names count together. A self-play games shard
+(`.parquet`, read with pyarrow, which the set-up's venv has) is tallied as the network against itself: the
+goats of its games, what the value targets it trains on say an early goat is worth. A capture is a move with an
+`x` (`e5xc3`), and only tigers capture. `scripts/goat-captures.py` asks the next
 question of one player's lost games: was each capture avoidable at the goat move before it, or forced.
 """
 import argparse
@@ -16,7 +19,7 @@ import json
 
 
 def goat_game(record, opponent, before):
-    """(whose goats: "player" or "opponent", lost, a goat taken before ply `before`) of one record."""
+    """(whose goats: "player" or "opponent", lost, a goat taken before ply `before`) of one eval record."""
     if opponent not in (record["first"], record["second"]):
         raise ValueError(f"neither side is {opponent!r}")
     goats = "opponent" if record["first"] == opponent else "player"
@@ -25,30 +28,55 @@ def goat_game(record, opponent, before):
     return goats, record["winner"] == "second", early
 
 
+def eval_games(path, opponent, before):
+    """The goat games of a `--games-out` file, as `goat_game` gives them."""
+    if opponent is None:
+        raise SystemExit(f"{path}: an evaluation record file needs --opponent")
+    for number, line in enumerate(open(path), start=1):
+        try:
+            record = json.loads(line)
+            if record["game"] == "baghchal":
+                yield goat_game(record, opponent, before)
+        except (ValueError, KeyError, TypeError) as error:  # a bad line or field of the record
+            raise SystemExit(f"{path}:{number}: not a Bagh Chal game record against {opponent}: {error!r}")
+
+
+def selfplay_games(path, before):
+    """The games of a self-play games shard: the goats are self-play's (winner 1 is the tigers, the second)."""
+    import pyarrow.parquet
+
+    try:
+        rows = pyarrow.parquet.read_table(path, columns=["game", "moves", "winner"]).to_pylist()
+    except Exception as error:  # pyarrow's errors for a missing, corrupt or foreign file have no common base
+        raise SystemExit(f"{path}: not a self-play games shard: {error}")
+    for row in rows:
+        if row["game"] == "baghchal":
+            yield "self-play", row["winner"] == 1, any("x" in move for move in row["moves"][:before])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--opponent", required=True, help="the opponent's name in the records")
+    parser.add_argument("--opponent", help="the opponent's name in evaluation records")
     parser.add_argument("--before", type=int, default=10, help="an early capture is one before this ply")
     parser.add_argument("games", nargs="+")
     args = parser.parse_args()
     tally = collections.Counter()
     for path in args.games:
-        for number, line in enumerate(open(path), start=1):
-            try:
-                record = json.loads(line)
-                if record["game"] != "baghchal":
-                    continue
-                goats, lost, early = goat_game(record, args.opponent, args.before)
-            except (ValueError, KeyError, TypeError) as error:  # a bad line or field of the record
-                raise SystemExit(f"{path}:{number}: not a Bagh Chal game record against {args.opponent}: {error!r}")
+        if path.endswith(".parquet"):
+            games = selfplay_games(path, args.before)
+        else:
+            games = eval_games(path, args.opponent, args.before)
+        for goats, lost, early in games:
             tally[(goats, "games")] += 1
             tally[(goats, "lost")] += lost
             tally[(goats, "early")] += early
             tally[(goats, "early lost")] += early and lost
     if not tally:
         raise SystemExit(f"no Bagh Chal game in {', '.join(args.games)}")
-    for goats in ("player", "opponent"):
+    for goats in ("player", "opponent", "self-play"):
         games, lost = tally[(goats, "games")], tally[(goats, "lost")]
+        if games == 0:
+            continue
         early, early_lost = tally[(goats, "early")], tally[(goats, "early lost")]
         rest, rest_lost = games - early, lost - early_lost
         print(f"{goats}'s goats: {games} games, lost {lost}; a goat taken before ply {args.before} in {early}, "
