@@ -82,24 +82,14 @@ impl<G: Registered> Entrant<G> {
         root: RootSearch,
     ) -> Self {
         let name = name.into();
+        // The checkpoint player written from code, named after the evaluator, with `root` for its root.
+        let mut spec = PlayerSpec::checkpoint(name.as_str(), simulations, DeviceChoice::Cpu);
+        if let PlayerKind::Checkpoint { root: chosen, .. } = &mut spec.kind {
+            *chosen = root;
+        }
+        spec.label = Some(name.clone());
         Entrant {
-            spec: PlayerSpec {
-                kind: PlayerKind::Checkpoint {
-                    path: name.clone().into(),
-                    simulations,
-                    millis: None,
-                    device: DeviceChoice::Cpu,
-                    root,
-                    precision: crate::spec::PLAY_PRECISION,
-                    batch: zero_search::config::PLAY_LEAF_BATCH,
-                    reuse: true,
-                    temperature: 0.0,
-                    level: None,
-                    c_puct: SearchConfig::DEFAULT.c_puct,
-                    fpu_reduction: SearchConfig::DEFAULT.fpu_reduction,
-                },
-                label: Some(name.clone()),
-            },
+            spec,
             name,
             evaluator: Some(Arc::new(Mutex::new(evaluator))),
             reloadable: false,
