@@ -83,11 +83,10 @@ impl<G: Registered> Entrant<G> {
     ) -> Self {
         let name = name.into();
         // The checkpoint player written from code, named after the evaluator, with `root` for its root.
-        let mut spec = PlayerSpec::checkpoint(name.as_str(), simulations, DeviceChoice::Cpu);
+        let mut spec = PlayerSpec::checkpoint(name.as_str(), simulations, DeviceChoice::Cpu).labelled(name.as_str());
         if let PlayerKind::Checkpoint { root: chosen, .. } = &mut spec.kind {
             *chosen = root;
         }
-        spec.label = Some(name.clone());
         Entrant {
             spec,
             name,
