@@ -517,6 +517,11 @@ mod tests {
                 "selfplay.sparring_nodes: must be within [1, 10000000], got 0",
             ),
             ("selfplay.sparring_side", "\"goats\"", "sparring_side"),
+            (
+                "selfplay.bootstrap_nodes",
+                "20000000",
+                "selfplay.bootstrap_nodes: must be within [0, 10000000], got 20000000",
+            ),
         ] {
             let overrides = vec![format!("{key}={value}")];
             let err = format!(

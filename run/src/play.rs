@@ -1,5 +1,5 @@
 //! Self-play jobs with a progress bar: the evaluator each worker uses (a checkpoint's network, or random
-//! rollouts for generation 0), the shard header the trainer will require, and [`play_games`], which the run
+//! rollouts for generation 0, whose games the engine plays instead with `selfplay.bootstrap_nodes`), the shard header the trainer will require, and [`play_games`], which the run
 //! loop, its followers and `zero selfplay` all go through.
 
 use anyhow::{Context, Result};
@@ -80,6 +80,11 @@ pub struct PlayJob<'a> {
 /// Plays a job with a progress bar (games, positions/s, evaluations/s, mean batch, ETA); returns the stats and
 /// the seconds it took.
 pub fn play_games<G: Registered>(rules: &G::Rules, job: PlayJob<'_>) -> Result<(SelfPlayStats, f64)> {
+    let config = if job.model == "uniform" {
+        job.config.for_generation_zero()
+    } else {
+        job.config.clone()
+    };
     let header = shard_header::<G>(rules, job.run, job.model)?;
     std::fs::create_dir_all(job.out).with_context(|| format!("creating {}", job.out.display()))?;
     let mut sink = ShardSink::new(
@@ -110,10 +115,10 @@ pub fn play_games<G: Registered>(rules: &G::Rules, job: PlayJob<'_>) -> Result<(
             }
         });
         let result = run_selfplay::<G, _, _>(
-            job.config,
+            &config,
             rules,
             job.games,
-            |w| make_evaluator::<G>(job.model, job.config, w),
+            |w| make_evaluator::<G>(job.model, &config, w),
             &mut sink,
             &progress,
         );

@@ -31,6 +31,9 @@ pub enum SparringSide {
     First,
     /// The other side (Bagh Chal's tigers).
     Second,
+    /// Both sides: the first generation's games of `bootstrap_nodes`, where every engine move is recorded as a
+    /// policy target (there is no network side to record).
+    Both,
 }
 
 /// Self-play settings. Every field has a default, so a config names only what it changes.
@@ -105,6 +108,14 @@ pub struct SelfPlayConfig {
     /// Nodes of each alpha-beta search in a sparring game: a node budget rather than a time budget, so that a
     /// run stays reproducible.
     pub sparring_nodes: u64,
+    /// Generation 0's games (no network yet) played by the classic engine on both sides at this many nodes a
+    /// move, each engine move recorded as the policy target (one-hot) and each game's result as the value
+    /// target: the first network imitates alpha-beta instead of learning from the uniform-prior search with
+    /// random rollouts. 0 keeps the rollout search.
+    pub bootstrap_nodes: u64,
+    /// Share of moves in those games played at random instead (not recorded), so that the games differ and
+    /// some are decided.
+    pub bootstrap_random_moves: f32,
 }
 
 impl Default for SelfPlayConfig {
@@ -135,6 +146,8 @@ impl Default for SelfPlayConfig {
             sparring_share: 0.0,
             sparring_side: SparringSide::Either,
             sparring_nodes: 20_000,
+            bootstrap_nodes: 0,
+            bootstrap_random_moves: 0.05,
         }
     }
 }
@@ -171,6 +184,7 @@ impl SelfPlayConfig {
             ("resign_max_false_rate", self.resign_max_false_rate),
             ("draw_score", self.draw_score),
             ("sparring_share", self.sparring_share),
+            ("bootstrap_random_moves", self.bootstrap_random_moves),
         ] {
             if !(0.0..=1.0).contains(&p) {
                 return fail(key, "must be within [0, 1]");
@@ -205,6 +219,12 @@ impl SelfPlayConfig {
                 &format!("must be within [1, {MAX_SPARRING_NODES}], got {}", self.sparring_nodes),
             );
         }
+        if self.bootstrap_nodes > MAX_SPARRING_NODES {
+            return fail(
+                "bootstrap_nodes",
+                &format!("must be within [0, {MAX_SPARRING_NODES}], got {}", self.bootstrap_nodes),
+            );
+        }
         for factor in self.side_simulations {
             if !(MIN_SIDE_FACTOR..=MAX_SIDE_FACTOR).contains(&factor) {
                 return fail(
@@ -214,6 +234,18 @@ impl SelfPlayConfig {
             }
         }
         Ok(())
+    }
+
+    /// The settings generation 0 plays with when no network exists yet: with `bootstrap_nodes`, every game is
+    /// the engine against itself at that budget; else these settings (the uniform-prior rollout search).
+    pub fn for_generation_zero(&self) -> SelfPlayConfig {
+        let mut config = self.clone();
+        if self.bootstrap_nodes > 0 {
+            config.sparring_share = 1.0;
+            config.sparring_side = SparringSide::Both;
+            config.sparring_nodes = self.bootstrap_nodes;
+        }
+        config
     }
 
     /// Whether resignation is on at all.

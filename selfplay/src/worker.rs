@@ -4,6 +4,9 @@
 //!
 //! Sparring games (`selfplay.sparring_share`): the classic engine plays one side, on the worker's thread between
 //! two evaluator calls (its node budget keeps it short); only the network's side is searched and recorded.
+//! Bootstrap games (`selfplay.bootstrap_nodes`, generation 0 only): the engine plays both sides and each of its
+//! moves is recorded as a one-hot policy target, a share of moves (`bootstrap_random_moves`) played at random
+//! and not recorded.
 //!
 //! Determinism: worker `w` of `K` plays games `w, w + K, w + 2K, ...`; each game draws its randomness (full or
 //! cheap search, noise, Gumbel samples, temperature, resignation checks, whether it spars and the engine's side)
@@ -21,9 +24,9 @@ use std::collections::BTreeMap;
 use std::sync::mpsc;
 use zero_data::{GameRecord, PositionRecord};
 use zero_games::{Action, ActionList, Encoding, EndReason, Heuristic, Outcome, Side};
-use zero_search::alphabeta::{AlphaBeta, SearchLimit};
+use zero_search::alphabeta::{AlphaBeta, EVAL_SCALE, SearchInfo, SearchLimit};
 use zero_search::puct::PuctParams;
-use zero_search::{EvalRequest, Evaluator, GameSearch, LeafStep, NodeId};
+use zero_search::{EvalRequest, Evaluator, GameSearch, LeafStep, NodeId, SearchResult};
 
 /// A self-play run failed.
 #[derive(Debug, thiserror::Error)]
@@ -72,8 +75,31 @@ struct ResignState {
 
 /// The classic engine playing one side of a sparring game (`selfplay.sparring_share`).
 struct Sparring<G: Heuristic> {
-    side: Side,
+    /// The engine's side; `None`: both (a bootstrap game, whose engine moves are the records).
+    side: Option<Side>,
     engine: AlphaBeta<G>,
+}
+
+impl<G: Heuristic> Sparring<G> {
+    fn plays(&self, side: Side) -> bool {
+        self.side.is_none_or(|s| s == side)
+    }
+}
+
+/// The record of the engine's choice of `action` at `game`: a one-hot policy target, its score as the root value.
+fn engine_choice<G: Encoding>(game: &G, action: Action, info: &SearchInfo) -> SearchResult {
+    let mut legal = ActionList::new();
+    game.legal_actions(&mut legal);
+    let legal = legal.as_slice().to_vec();
+    let policy = legal.iter().map(|&a| if a == action { 1.0 } else { 0.0 }).collect();
+    SearchResult {
+        action,
+        legal,
+        policy,
+        root_value: (info.score as f32 / EVAL_SCALE).clamp(-1.0, 1.0),
+        simulations: info.nodes.min(u32::MAX as u64) as u32,
+        full: true,
+    }
 }
 
 /// One game in flight.
@@ -153,10 +179,11 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
             return None;
         }
         let side = match c.sparring_side {
-            SparringSide::First => Side::First,
-            SparringSide::Second => Side::Second,
-            SparringSide::Either if rng.random::<bool>() => Side::First,
-            SparringSide::Either => Side::Second,
+            SparringSide::First => Some(Side::First),
+            SparringSide::Second => Some(Side::Second),
+            SparringSide::Either if rng.random::<bool>() => Some(Side::First),
+            SparringSide::Either => Some(Side::Second),
+            SparringSide::Both => None,
         };
         let limit = SearchLimit {
             nodes: Some(c.sparring_nodes),
@@ -198,24 +225,45 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
     /// Plays the sparring engine's moves while it is to move, then begins the network's next search; returns
     /// the game if the engine's moves ended it.
     fn start_turn(&mut self, slot: &mut Slot<G>) -> Result<Option<FinishedGame>, SelfPlayError> {
-        let reuse = self.config.search.tree_reuse;
-        let mut actions = ActionList::new();
-        while let Some(sparring) = slot.sparring.as_mut()
-            && sparring.side == slot.search.game().to_move()
+        while let Some(sparring) = slot.sparring.as_ref()
+            && sparring.plays(slot.search.game().to_move())
         {
-            let game = slot.search.game().clone();
-            let (mv, _) = sparring.engine.search(&game);
-            game.move_actions(&mv, &mut actions);
-            for &action in actions.as_slice() {
-                slot.search.advance(action, reuse);
-                slot.recorder.played(action, slot.search.game())?;
-            }
+            self.play_engine_move(slot)?;
             if let Some(outcome) = slot.search.game().outcome() {
                 return Ok(Some(self.close(slot, outcome)));
             }
         }
         self.begin_search_of(slot);
         Ok(None)
+    }
+
+    /// Plays the engine's move in a sparring game. In a bootstrap game each of its actions is recorded as a
+    /// policy target, unless a random move (`bootstrap_random_moves`) is played instead, unrecorded.
+    fn play_engine_move(&mut self, slot: &mut Slot<G>) -> Result<(), SelfPlayError> {
+        let sparring = slot.sparring.as_mut().expect("the engine plays this game");
+        let game = slot.search.game().clone();
+        let (mut mv, info) = sparring.engine.search(&game);
+        let bootstrap = sparring.side.is_none();
+        let random = bootstrap && slot.rng.random::<f32>() < self.config.bootstrap_random_moves;
+        if random {
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            mv = moves.swap_remove(slot.rng.random_range(0..moves.len()));
+        }
+        let mut actions = ActionList::new();
+        game.move_actions(&mv, &mut actions);
+        for &action in actions.as_slice() {
+            if bootstrap && !random {
+                let choice = engine_choice(slot.search.game(), action, &info);
+                slot.recorder.record_search(slot.search.game(), &choice);
+                if let Some(p) = self.progress {
+                    Progress::add(&p.positions, 1);
+                }
+            }
+            slot.search.advance(action, self.config.search.tree_reuse);
+            slot.recorder.played(action, slot.search.game())?;
+        }
+        Ok(())
     }
 
     /// Starts the next search of a game: full or cheap (playout cap randomization); a side that would have
@@ -431,8 +479,8 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
             ..SelfPlayStats::default()
         };
         stats.record_result(outcome.winner, outcome.reason.as_str());
-        if let Some(sparring) = &slot.sparring {
-            stats.record_sparring(outcome.value_for(sparring.side.other()));
+        if let Some(side) = slot.sparring.as_ref().and_then(|s| s.side) {
+            stats.record_sparring(outcome.value_for(side.other()));
         }
         if let Some(resigner) = checked {
             stats.resign_checks = 1;

@@ -291,6 +291,19 @@ fn a_side_factor_out_of_range_is_refused_by_name() {
     assert_eq!(SelfPlayConfig::default().validate(), Ok(()));
 }
 
+/// The engine a sparring or bootstrap game of `config` played with: its game's seed and `nodes` a move.
+fn engine_of<G: Heuristic>(config: &SelfPlayConfig, game: &GameRecord, nodes: u64) -> AlphaBeta<G> {
+    let index: u64 = game.game_id.rsplit('-').next().unwrap().parse().unwrap();
+    let limit = SearchLimit {
+        nodes: Some(nodes),
+        ..SearchLimit::default()
+    };
+    AlphaBeta::new(
+        limit,
+        ChaCha8Rng::seed_from_u64(derive_seed(config.seed, 1 << 41 | index)),
+    )
+}
+
 #[test]
 fn in_a_sparring_game_the_engine_plays_one_side_and_only_the_other_is_recorded() {
     let rules = BaghChal::parse_rules(None, &["max-plies=60".to_string()]).unwrap();
@@ -314,13 +327,7 @@ fn in_a_sparring_game_the_engine_plays_one_side_and_only_the_other_is_recorded()
         wins += (game.winner == Some(network.index() as u8)) as u64;
         draws += game.winner.is_none() as u64;
         // The engine's moves are those of alpha-beta with the game's engine seed and the node budget.
-        let index: u64 = game.game_id.rsplit('-').next().unwrap().parse().unwrap();
-        let limit = SearchLimit {
-            nodes: Some(3000),
-            ..SearchLimit::default()
-        };
-        let rng = ChaCha8Rng::seed_from_u64(derive_seed(config.seed, 1 << 41 | index));
-        let mut engine = AlphaBeta::<BaghChal>::new(limit, rng);
+        let mut engine = engine_of::<BaghChal>(&config, game, 3000);
         let mut state = BaghChal::start(&rules);
         for text in &game.moves {
             let mv = state.parse_move(text).unwrap();
@@ -361,7 +368,7 @@ fn a_sparring_side_set_in_the_config_is_the_engines_in_every_sparring_game() {
 }
 
 #[test]
-fn a_sparring_setting_out_of_range_is_refused_by_name() {
+fn a_sparring_or_bootstrap_setting_out_of_range_is_refused_by_name() {
     for (config, key) in [
         (
             SelfPlayConfig {
@@ -377,7 +384,105 @@ fn a_sparring_setting_out_of_range_is_refused_by_name() {
             },
             "sparring_nodes",
         ),
+        (
+            SelfPlayConfig {
+                bootstrap_nodes: 100_000_000,
+                ..SelfPlayConfig::default()
+            },
+            "bootstrap_nodes",
+        ),
+        (
+            SelfPlayConfig {
+                bootstrap_random_moves: -0.1,
+                ..SelfPlayConfig::default()
+            },
+            "bootstrap_random_moves",
+        ),
     ] {
         assert_eq!(config.validate().unwrap_err().key, key);
     }
+}
+
+/// Bootstrap settings (`bootstrap_nodes`) as generation 0 plays them.
+fn bootstrap_config(random_moves: f32) -> SelfPlayConfig {
+    SelfPlayConfig {
+        bootstrap_nodes: 400,
+        bootstrap_random_moves: random_moves,
+        ..small_config(RootSearch::Gumbel, 2)
+    }
+    .for_generation_zero()
+}
+
+#[test]
+fn in_a_bootstrap_game_the_engine_plays_both_sides_and_each_of_its_moves_is_the_target() {
+    let rules = BaghChal::parse_rules(None, &["max-plies=40".to_string()]).unwrap();
+    let config = bootstrap_config(0.3);
+    let (stats, sink) = play_with::<BaghChal>(&config, &rules, 4, 0, 40);
+    assert_eq!(stats.games, 4);
+    assert_eq!(stats.sparring_games, 0, "no network side to score");
+    let (mut recorded, mut moves) = (0, 0);
+    for (game, positions) in &sink.games {
+        let mut engine = engine_of::<BaghChal>(&config, game, 400);
+        let mut state = BaghChal::start(&rules);
+        let mut by_step = positions.iter().peekable();
+        for text in &game.moves {
+            // The engine searches every move, the random ones too, so its tie-breaks replay in order.
+            let (chosen, _) = engine.search(&state);
+            let played = state.parse_move(text).unwrap();
+            if let Some(p) = by_step.next_if(|p| p.ply == state.ply()) {
+                assert_eq!(
+                    state.format_move(&chosen),
+                    *text,
+                    "{} at ply {}",
+                    game.game_id,
+                    state.ply()
+                );
+                let mut actions = zero_games::ActionList::new();
+                state.move_actions(&chosen, &mut actions);
+                assert_eq!(p.policy_actions, vec![policy_index(&state, actions[0]) as u16]);
+                assert_eq!(p.policy_probs, vec![1.0]);
+                assert!(p.full_search);
+                recorded += 1;
+            }
+            moves += 1;
+            state.play(&played);
+        }
+        assert!(
+            by_step.next().is_none(),
+            "{}: every position is one of its moves",
+            game.game_id
+        );
+    }
+    assert!(
+        0 < recorded && recorded < moves,
+        "random moves are played and not recorded: {recorded} of {moves}"
+    );
+}
+
+#[test]
+fn bootstrap_games_record_every_action_of_a_multi_action_move() {
+    let rules = Bashni::parse_rules(None, &[]).unwrap();
+    let config = bootstrap_config(0.0);
+    let (_, sink) = play_with::<Bashni>(&config, &rules, 2, 0, 40);
+    for (game, positions) in &sink.games {
+        check_game_of::<Bashni>(&rules, game, positions, None);
+        assert!(positions.iter().all(|p| p.policy_probs == [1.0]));
+    }
+    assert!(
+        sink.games
+            .iter()
+            .any(|(game, positions)| positions.len() > game.moves.len()),
+        "a capture of several jumps was played"
+    );
+}
+
+#[test]
+fn without_bootstrap_nodes_generation_zero_plays_the_rollout_search() {
+    let config = small_config(RootSearch::Gumbel, 1);
+    assert_eq!(config.for_generation_zero(), config);
+    let boot = bootstrap_config(0.05);
+    assert_eq!(
+        (boot.sparring_share, boot.sparring_side, boot.sparring_nodes),
+        (1.0, SparringSide::Both, 400)
+    );
 }
