@@ -18,7 +18,7 @@ use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use zero_games::Heuristic;
-use zero_search::alphabeta::{AlphaBeta, EVAL_SCALE, SearchLimit};
+use zero_search::alphabeta::{AlphaBeta, SearchLimit};
 
 /// Largest difference (on the heuristic's [-1, 1] scale) between an opening's judged score and the start's.
 pub const BALANCE_LIMIT: f32 = 0.12;
@@ -59,7 +59,7 @@ impl OpeningBook {
         // Depth-2 scores from the first player's view.
         let mut first_view = |game: &G| {
             let (_, info) = judge.search(game);
-            let score = info.score as f32 / EVAL_SCALE;
+            let score = info.value();
             if game.to_move() == zero_games::Side::First {
                 score
             } else {

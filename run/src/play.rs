@@ -1,6 +1,7 @@
 //! Self-play jobs with a progress bar: the evaluator each worker uses (a checkpoint's network, or random
-//! rollouts for generation 0, whose games the engine plays instead with `selfplay.bootstrap_nodes`), the shard header the trainer will require, and [`play_games`], which the run
-//! loop, its followers and `zero selfplay` all go through.
+//! rollouts for generation 0, whose games the engine plays instead with `selfplay.bootstrap_nodes`), the shard
+//! header the trainer will require, and [`play_games`], which the run loop, its followers and `zero selfplay` all
+//! go through.
 
 use anyhow::{Context, Result};
 use std::path::Path;

@@ -73,6 +73,13 @@ pub struct SearchInfo {
     pub score: i32,
 }
 
+impl SearchInfo {
+    /// The score as a value in [-1, 1] from the mover's view: the heuristic's scale, a found win or loss ±1.
+    pub fn value(&self) -> f32 {
+        (self.score as f32 / EVAL_SCALE).clamp(-1.0, 1.0)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Bound {
     Exact,

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use std::sync::mpsc;
 use zero_data::{GameRecord, PositionRecord};
 use zero_games::{Action, ActionList, Encoding, EndReason, Heuristic, Outcome, Side};
-use zero_search::alphabeta::{AlphaBeta, EVAL_SCALE, SearchInfo, SearchLimit};
+use zero_search::alphabeta::{AlphaBeta, SearchInfo, SearchLimit};
 use zero_search::puct::PuctParams;
 use zero_search::{EvalRequest, Evaluator, GameSearch, LeafStep, NodeId, SearchResult};
 
@@ -96,7 +96,7 @@ fn engine_choice<G: Encoding>(game: &G, action: Action, info: &SearchInfo) -> Se
         action,
         legal,
         policy,
-        root_value: (info.score as f32 / EVAL_SCALE).clamp(-1.0, 1.0),
+        root_value: info.value(),
         simulations: info.nodes.min(u32::MAX as u64) as u32,
         full: true,
     }
