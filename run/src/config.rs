@@ -517,6 +517,8 @@ mod tests {
                 "selfplay.sparring_nodes: must be within [1, 10000000], got 0",
             ),
             ("selfplay.sparring_side", "\"goats\"", "sparring_side"),
+            ("selfplay.bootstrap_side", "\"tigers\"", "bootstrap_side"),
+            ("selfplay.sparring_recorded", "\"yes\"", "sparring_recorded"),
             (
                 "selfplay.bootstrap_nodes",
                 "20000000",

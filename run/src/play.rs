@@ -78,14 +78,22 @@ pub struct PlayJob<'a> {
     pub run: &'a str,
 }
 
+impl PlayJob<'_> {
+    /// The settings the job's games play with: generation 0's (`SelfPlayConfig::for_generation_zero`) where
+    /// there is no network yet.
+    pub fn effective_config(&self) -> SelfPlayConfig {
+        if self.model == "uniform" {
+            self.config.for_generation_zero()
+        } else {
+            self.config.clone()
+        }
+    }
+}
+
 /// Plays a job with a progress bar (games, positions/s, evaluations/s, mean batch, ETA); returns the stats and
 /// the seconds it took.
 pub fn play_games<G: Registered>(rules: &G::Rules, job: PlayJob<'_>) -> Result<(SelfPlayStats, f64)> {
-    let config = if job.model == "uniform" {
-        job.config.for_generation_zero()
-    } else {
-        job.config.clone()
-    };
+    let config = job.effective_config();
     let header = shard_header::<G>(rules, job.run, job.model)?;
     std::fs::create_dir_all(job.out).with_context(|| format!("creating {}", job.out.display()))?;
     let mut sink = ShardSink::new(

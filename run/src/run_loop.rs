@@ -444,9 +444,11 @@ impl<G: Registered> Generation<'_, G> {
                      resigns rightly); every would-be resignation is played out and checked"
                 );
             }
+            // Generation 0's engine, where it bootstraps, plays at `bootstrap_nodes`.
+            let engine_nodes = job.effective_config().sparring_nodes;
             let (stats, seconds) = self.counting_meanwhile(g, || play_games::<G>(self.rules, job))?;
             run = SelfPlayRun {
-                sparring: sparring_score(&stats, sp.sparring_nodes),
+                sparring: sparring_score(&stats, engine_nodes),
                 stats: Some(stats),
                 seconds,
                 resignation_allowed: Some(allowed),

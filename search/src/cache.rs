@@ -41,6 +41,11 @@ impl<E> CachedEvaluator<E> {
     pub fn stats(&self) -> (u64, u64) {
         (self.hits, self.lookups)
     }
+
+    /// The evaluator behind the cache, for calls that must reach it (timing the network itself).
+    pub fn inner_mut(&mut self) -> &mut E {
+        &mut self.inner
+    }
 }
 
 impl<G: Game, E: Evaluator<G>> Evaluator<G> for CachedEvaluator<E> {

@@ -31,8 +31,8 @@ pub enum SparringSide {
     First,
     /// The other side (Bagh Chal's tigers).
     Second,
-    /// Both sides: the first generation's games of `bootstrap_nodes`, where every engine move is recorded as a
-    /// policy target (there is no network side to record).
+    /// Both sides: every engine move is recorded as a policy target (there is no network side to record), as in
+    /// the first generation's games of `bootstrap_nodes`.
     Both,
 }
 
@@ -105,6 +105,10 @@ pub struct SelfPlayConfig {
     pub sparring_share: f32,
     /// The side the engine plays in a sparring game: `either` (drawn for each game), `first` or `second`.
     pub sparring_side: SparringSide,
+    /// Whether the engine's moves in sparring games are recorded too, each as a one-hot policy target, so that the
+    /// network's side learns from the engine where the engine plays it (always so with `sparring_side = "both"`,
+    /// which has no network side). `bootstrap_random_moves` then applies to the engine's moves.
+    pub sparring_recorded: bool,
     /// Nodes of each alpha-beta search in a sparring game: a node budget rather than a time budget, so that a
     /// run stays reproducible.
     pub sparring_nodes: u64,
@@ -113,6 +117,9 @@ pub struct SelfPlayConfig {
     /// target: the first network imitates alpha-beta instead of learning from the uniform-prior search with
     /// random rollouts. 0 keeps the rollout search.
     pub bootstrap_nodes: u64,
+    /// The side the engine plays in those games: `both` (the default), or one side (`first`, `second`, `either`),
+    /// the other played and recorded by generation 0's uniform-prior rollout search as without a bootstrap.
+    pub bootstrap_side: SparringSide,
     /// Share of moves in those games played at random instead (not recorded), so that the games differ and
     /// some are decided.
     pub bootstrap_random_moves: f32,
@@ -145,8 +152,10 @@ impl Default for SelfPlayConfig {
             side_simulations: [1.0, 1.0],
             sparring_share: 0.0,
             sparring_side: SparringSide::Either,
+            sparring_recorded: false,
             sparring_nodes: 20_000,
             bootstrap_nodes: 0,
+            bootstrap_side: SparringSide::Both,
             bootstrap_random_moves: 0.05,
         }
     }
@@ -237,12 +246,14 @@ impl SelfPlayConfig {
     }
 
     /// The settings generation 0 plays with when no network exists yet: with `bootstrap_nodes`, every game is
-    /// the engine against itself at that budget; else these settings (the uniform-prior rollout search).
+    /// a recorded sparring game of the engine at that budget on `bootstrap_side` (against itself by default);
+    /// else these settings (the uniform-prior rollout search).
     pub fn for_generation_zero(&self) -> SelfPlayConfig {
         let mut config = self.clone();
         if self.bootstrap_nodes > 0 {
             config.sparring_share = 1.0;
-            config.sparring_side = SparringSide::Both;
+            config.sparring_side = self.bootstrap_side;
+            config.sparring_recorded = true;
             config.sparring_nodes = self.bootstrap_nodes;
         }
         config

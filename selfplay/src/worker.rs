@@ -3,9 +3,10 @@
 //! go through a channel to the calling thread, which hands them to the sink in game-index order.
 //!
 //! Sparring games (`selfplay.sparring_share`): the classic engine plays one side, on the worker's thread between
-//! two evaluator calls (its node budget keeps it short); only the network's side is searched and recorded.
-//! Bootstrap games (`selfplay.bootstrap_nodes`, generation 0 only): the engine plays both sides and each of its
-//! moves is recorded as a one-hot policy target, a share of moves (`bootstrap_random_moves`) played at random
+//! two evaluator calls (its node budget keeps it short); only the network's side is searched and recorded, and
+//! with `sparring_recorded` the engine's moves too, each as a one-hot policy target.
+//! Bootstrap games (`selfplay.bootstrap_nodes`, generation 0 only): recorded sparring games, the engine on
+//! `bootstrap_side` (both sides by default), a share of its moves (`bootstrap_random_moves`) played at random
 //! and not recorded.
 //!
 //! Determinism: worker `w` of `K` plays games `w, w + K, w + 2K, ...`; each game draws its randomness (full or
@@ -237,14 +238,15 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         Ok(None)
     }
 
-    /// Plays the engine's move in a sparring game. In a bootstrap game each of its actions is recorded as a
-    /// policy target, unless a random move (`bootstrap_random_moves`) is played instead, unrecorded.
+    /// Plays the engine's move in a sparring game. Where the engine's moves are recorded (`sparring_recorded`,
+    /// a bootstrap game), each of its actions is a policy target, unless a random move
+    /// (`bootstrap_random_moves`) is played instead, unrecorded.
     fn play_engine_move(&mut self, slot: &mut Slot<G>) -> Result<(), SelfPlayError> {
         let sparring = slot.sparring.as_mut().expect("the engine plays this game");
         let game = slot.search.game().clone();
         let (mut mv, info) = sparring.engine.search(&game);
-        let bootstrap = sparring.side.is_none();
-        let random = bootstrap && slot.rng.random::<f32>() < self.config.bootstrap_random_moves;
+        let recorded = self.config.sparring_recorded || sparring.side.is_none();
+        let random = recorded && slot.rng.random::<f32>() < self.config.bootstrap_random_moves;
         if random {
             let mut moves = Vec::new();
             game.legal_moves(&mut moves);
@@ -253,7 +255,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         let mut actions = ActionList::new();
         game.move_actions(&mv, &mut actions);
         for &action in actions.as_slice() {
-            if bootstrap && !random {
+            if recorded && !random {
                 let choice = engine_choice(slot.search.game(), action, &info);
                 slot.recorder.record_search(slot.search.game(), &choice);
                 if let Some(p) = self.progress {

@@ -304,6 +304,18 @@ fn engine_of<G: Heuristic>(config: &SelfPlayConfig, game: &GameRecord, nodes: u6
     )
 }
 
+/// Asserts that `text`, the move played at `state` in `game`, is the one `engine` chooses there.
+fn assert_engine_chose<G: Heuristic>(engine: &mut AlphaBeta<G>, state: &G, text: &str, game: &GameRecord) {
+    let (chosen, _) = engine.search(state);
+    assert_eq!(
+        state.format_move(&chosen),
+        text,
+        "{} at ply {}",
+        game.game_id,
+        state.ply()
+    );
+}
+
 #[test]
 fn in_a_sparring_game_the_engine_plays_one_side_and_only_the_other_is_recorded() {
     let rules = BaghChal::parse_rules(None, &["max-plies=60".to_string()]).unwrap();
@@ -332,14 +344,7 @@ fn in_a_sparring_game_the_engine_plays_one_side_and_only_the_other_is_recorded()
         for text in &game.moves {
             let mv = state.parse_move(text).unwrap();
             if state.to_move() != network {
-                let (chosen, _) = engine.search(&state);
-                assert_eq!(
-                    state.format_move(&chosen),
-                    *text,
-                    "{} at ply {}",
-                    game.game_id,
-                    state.ply()
-                );
+                assert_engine_chose(&mut engine, &state, text, game);
             }
             state.play(&mv);
         }
@@ -403,11 +408,12 @@ fn a_sparring_or_bootstrap_setting_out_of_range_is_refused_by_name() {
     }
 }
 
-/// Bootstrap settings (`bootstrap_nodes`) as generation 0 plays them.
-fn bootstrap_config(random_moves: f32) -> SelfPlayConfig {
+/// Bootstrap settings (`bootstrap_nodes`, the engine on `side`) as generation 0 plays them.
+fn bootstrap_config(random_moves: f32, side: SparringSide) -> SelfPlayConfig {
     SelfPlayConfig {
         bootstrap_nodes: 400,
         bootstrap_random_moves: random_moves,
+        bootstrap_side: side,
         ..small_config(RootSearch::Gumbel, 2)
     }
     .for_generation_zero()
@@ -416,7 +422,7 @@ fn bootstrap_config(random_moves: f32) -> SelfPlayConfig {
 #[test]
 fn in_a_bootstrap_game_the_engine_plays_both_sides_and_each_of_its_moves_is_the_target() {
     let rules = BaghChal::parse_rules(None, &["max-plies=40".to_string()]).unwrap();
-    let config = bootstrap_config(0.3);
+    let config = bootstrap_config(0.3, SparringSide::Both);
     let (stats, sink) = play_with::<BaghChal>(&config, &rules, 4, 0, 40);
     assert_eq!(stats.games, 4);
     assert_eq!(stats.sparring_games, 0, "no network side to score");
@@ -460,9 +466,47 @@ fn in_a_bootstrap_game_the_engine_plays_both_sides_and_each_of_its_moves_is_the_
 }
 
 #[test]
+fn a_one_sided_bootstrap_records_the_engines_moves_and_the_searches_of_the_other_side() {
+    let rules = BaghChal::parse_rules(None, &["max-plies=40".to_string()]).unwrap();
+    let config = bootstrap_config(0.0, SparringSide::Second);
+    assert!(config.sparring_recorded);
+    let (stats, sink) = play_with::<BaghChal>(&config, &rules, 4, 0, 40);
+    assert_eq!(
+        stats.sparring_games, 4,
+        "the rollout search's side is scored against the engine"
+    );
+    let (mut engine_positions, mut searched_positions) = (0, 0);
+    for (game, positions) in &sink.games {
+        check_game_of::<BaghChal>(&rules, game, positions, None);
+        let mut engine = engine_of::<BaghChal>(&config, game, 400);
+        let mut state = BaghChal::start(&rules);
+        let mut by_step = positions.iter().peekable();
+        for text in &game.moves {
+            let recorded = by_step.next_if(|p| p.ply == state.ply());
+            if state.to_move() == Side::Second {
+                assert_engine_chose(&mut engine, &state, text, game);
+                let p = recorded.expect("every engine move is recorded");
+                assert_eq!(p.policy_probs, vec![1.0]);
+                engine_positions += 1;
+            } else if let Some(p) = recorded {
+                // A search's shares over the legal actions, not one engine choice.
+                searched_positions += (p.policy_probs.len() > 1) as u32;
+            }
+            state.play(&state.parse_move(text).unwrap());
+        }
+        assert!(
+            by_step.next().is_none(),
+            "{}: every position is one of its moves",
+            game.game_id
+        );
+    }
+    assert!(engine_positions > 0 && searched_positions > 0);
+}
+
+#[test]
 fn bootstrap_games_record_every_action_of_a_multi_action_move() {
     let rules = Bashni::parse_rules(None, &[]).unwrap();
-    let config = bootstrap_config(0.0);
+    let config = bootstrap_config(0.0, SparringSide::Both);
     let (_, sink) = play_with::<Bashni>(&config, &rules, 2, 0, 40);
     for (game, positions) in &sink.games {
         check_game_of::<Bashni>(&rules, game, positions, None);
@@ -480,9 +524,14 @@ fn bootstrap_games_record_every_action_of_a_multi_action_move() {
 fn without_bootstrap_nodes_generation_zero_plays_the_rollout_search() {
     let config = small_config(RootSearch::Gumbel, 1);
     assert_eq!(config.for_generation_zero(), config);
-    let boot = bootstrap_config(0.05);
+    let boot = bootstrap_config(0.05, SparringSide::Both);
     assert_eq!(
-        (boot.sparring_share, boot.sparring_side, boot.sparring_nodes),
-        (1.0, SparringSide::Both, 400)
+        (
+            boot.sparring_share,
+            boot.sparring_side,
+            boot.sparring_recorded,
+            boot.sparring_nodes
+        ),
+        (1.0, SparringSide::Both, true, 400)
     );
 }
