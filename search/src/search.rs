@@ -43,6 +43,10 @@ pub struct SearchResult {
     pub simulations: u32,
     /// Whether this was a full search (a policy target).
     pub full: bool,
+    /// How far the search moved from the network: the KL divergence of `policy` from the root's priors, in nats
+    /// (KataGo's policy surprise; at a noised PUCT root, the priors the search started from). `None` where no
+    /// evaluator judged the root (an engine's move recorded as a target).
+    pub policy_surprise: Option<f32>,
 }
 
 /// The search state of one game in progress.
@@ -240,11 +244,11 @@ impl<G: Game> GameSearch<G> {
         let tree = &self.tree;
         let root = tree.root();
         let legal: Vec<Action> = root.children().map(|c| tree.node(c).action).collect();
+        let priors: Vec<f32> = root.children().map(|c| tree.node(c).prior).collect();
         let (index, policy) = match &self.gumbel {
             Some(g) => (g.final_choice(tree), g.improved_policy(tree)),
             None => {
                 let visits = tree.root_child_visits();
-                let priors: Vec<f32> = root.children().map(|c| tree.node(c).prior).collect();
                 let total: u32 = visits.iter().sum();
                 let policy = if total == 0 {
                     priors.clone()
@@ -257,6 +261,7 @@ impl<G: Game> GameSearch<G> {
         SearchResult {
             action: legal[index],
             legal,
+            policy_surprise: Some(policy_surprise(&policy, &priors)),
             policy,
             root_value: root.q(),
             simulations: self.completed,
@@ -284,6 +289,25 @@ impl<G: Game> GameSearch<G> {
         self.gumbel = None;
         self.root_prepared = false;
     }
+}
+
+/// Floor of a prior in [`policy_surprise`], so that a target on an action the network gave no weight stays finite.
+const MIN_SURPRISE_PRIOR: f64 = 1e-6;
+
+/// The KL divergence of `target` from `priors` (same order, each summing to 1), in nats: 0 when the search kept
+/// the network's policy, large where it found what the network missed.
+pub fn policy_surprise(target: &[f32], priors: &[f32]) -> f32 {
+    let kl: f64 = target
+        .iter()
+        .zip(priors)
+        .filter(|(t, _)| **t > 0.0)
+        .map(|(&t, &p)| {
+            let t = f64::from(t);
+            t * (t / f64::from(p).max(MIN_SURPRISE_PRIOR)).ln()
+        })
+        .sum();
+    // Rounding can take the sum a hair below 0 where the two agree.
+    kl.max(0.0) as f32
 }
 
 /// Runs one whole search on `search` with `evaluator`, gathering up to `config.leaf_batch` leaves (kept apart

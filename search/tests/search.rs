@@ -104,6 +104,37 @@ fn gumbel_target_is_a_distribution_over_exactly_the_legal_actions() {
 }
 
 #[test]
+fn policy_surprise_is_the_targets_divergence_from_the_priors() {
+    // Uniform priors: the surprise is ln(n) minus the target's entropy, 0 only where the target stays uniform.
+    let game: Bashni = position("start");
+    for (root, sims) in [
+        (RootSearch::Gumbel, 1u32),
+        (RootSearch::Gumbel, 64),
+        (RootSearch::Puct, 64),
+    ] {
+        let (result, _) = search(&game, root, sims, &mut UniformEvaluator);
+        let n = result.legal.len() as f64;
+        let expected: f64 = result
+            .policy
+            .iter()
+            .filter(|&&p| p > 0.0)
+            .map(|&p| f64::from(p) * (f64::from(p) * n).ln())
+            .sum();
+        let surprise = f64::from(result.policy_surprise.expect("a search has priors"));
+        assert!(
+            (surprise - expected.max(0.0)).abs() < 1e-4,
+            "{root:?} {sims}: {surprise} against {expected}"
+        );
+        assert!(surprise >= 0.0 && surprise.is_finite());
+    }
+    assert_eq!(zero_search::policy_surprise(&[0.5, 0.5], &[0.5, 0.5]), 0.0);
+    let sure = zero_search::policy_surprise(&[1.0, 0.0], &[0.1, 0.9]);
+    assert!((sure - 10f32.ln()).abs() < 1e-5, "{sure}");
+    // A target on an action the network ruled out stays finite.
+    assert!(zero_search::policy_surprise(&[1.0, 0.0], &[0.0, 1.0]).is_finite());
+}
+
+#[test]
 fn multi_jump_wins_are_backed_up_as_wins() {
     // White's c1 man must jump d2 then d4 (two actions of one move); Black is then left with nothing.
     let game: Bashni = position("w c1:w d2:b d4:b");

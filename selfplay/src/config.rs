@@ -92,6 +92,10 @@ pub struct SelfPlayConfig {
     /// move, in place of a plain 0. 0 keeps the plain draw. Where early self-play draws nearly every game (Tours
     /// at its ply limits), the plain target is a constant and the value head learns nothing from it.
     pub draw_score: f32,
+    /// Policy surprise weighting (KataGo's): the share of a game's full-search records repeated in proportion
+    /// to how far each search moved from the network's policy, the rest kept once each on average
+    /// ([`crate::records::weight_by_surprise`]). 0 writes each search once.
+    pub policy_surprise_weight: f32,
     /// Each side's searches (full, cheap and resignation checks) run this many times their simulations: the
     /// first entry for the side that moves first, the second for the other. `[1, 1]` plays both alike. For a
     /// game whose sides differ (Bagh Chal's goats and tigers), a side that searches deeper in training games
@@ -149,6 +153,7 @@ impl Default for SelfPlayConfig {
             eval_cache: 0,
             precision: zero_model::Precision::Auto,
             draw_score: 0.0,
+            policy_surprise_weight: 0.0,
             side_simulations: [1.0, 1.0],
             sparring_share: 0.0,
             sparring_side: SparringSide::Either,
@@ -192,6 +197,7 @@ impl SelfPlayConfig {
             ("resign_check_fraction", self.resign_check_fraction),
             ("resign_max_false_rate", self.resign_max_false_rate),
             ("draw_score", self.draw_score),
+            ("policy_surprise_weight", self.policy_surprise_weight),
             ("sparring_share", self.sparring_share),
             ("bootstrap_random_moves", self.bootstrap_random_moves),
         ] {

@@ -6,6 +6,7 @@
 //! compound turn) are collected until the move is complete and matched against the legal moves of the position
 //! where it started.
 
+use rand::RngExt;
 use zero_data::{GameRecord, PositionRecord, quantize};
 use zero_games::{Action, ActionList, Encoding, Outcome, Side, input_len, policy_index};
 use zero_search::SearchResult;
@@ -22,6 +23,8 @@ pub struct GameRecorder<G: Encoding> {
     move_actions: Vec<Action>,
     actions_played: u32,
     planes: Vec<f32>,
+    /// Each record's policy surprise, in the order of `positions` (`None` for an engine's move).
+    surprises: Vec<Option<f32>>,
 }
 
 /// Why a move could not be written down (a bug in a rules core: the actions played match no legal move).
@@ -44,6 +47,7 @@ impl<G: Encoding> GameRecorder<G> {
             move_actions: Vec::new(),
             actions_played: 0,
             planes: vec![0.0; input_len::<G>()],
+            surprises: Vec::new(),
         }
     }
 
@@ -82,6 +86,7 @@ impl<G: Encoding> GameRecorder<G> {
             full_search: result.full,
             simulations: result.simulations,
         });
+        self.surprises.push(result.policy_surprise);
     }
 
     /// Notes that `action` was played, `after` being the position it led to; closes the move when it is complete.
@@ -116,6 +121,11 @@ impl<G: Encoding> GameRecorder<G> {
         self.positions.len()
     }
 
+    /// Each record's policy surprise (`SearchResult::policy_surprise`), in record order.
+    pub fn surprises(&self) -> &[Option<f32>] {
+        &self.surprises
+    }
+
     /// Closes the game with `outcome` (a resignation included): fills each position's result and distance to
     /// the end and returns the records.
     pub fn finish(self, outcome: Outcome, plies: u32, resigned_false_check: bool) -> (GameRecord, Vec<PositionRecord>) {
@@ -148,5 +158,143 @@ pub fn judge_draw(positions: &mut [PositionRecord], final_to_move: Side, score: 
         } else {
             -score
         };
+    }
+}
+
+/// Policy surprise weighting (KataGo's): the full searches of one game share their training weight, `share` of
+/// it in proportion to each search's surprise and the rest equally, so that a search that found what the
+/// network missed is trained on more often: `weight = (1 - share) + share x surprise / the game's mean surprise`.
+/// A weight becomes copies of the record: 2.6 is two, and a third with probability 0.6; 0.4 is one with
+/// probability 0.4, else none. The expected number of full-search records stays the number of full searches,
+/// so `train.samples_per_position` keeps its meaning. Cheap searches' records (value targets only) and an
+/// engine's moves (surprise `None`: no network judged them) are kept once each; `surprises` is in the order of
+/// `positions`. With `share` 0, or no surprise in the game, nothing changes and `rng` is not touched.
+pub fn weight_by_surprise<R: rand::Rng>(
+    positions: Vec<PositionRecord>,
+    surprises: &[Option<f32>],
+    share: f32,
+    rng: &mut R,
+) -> Vec<PositionRecord> {
+    debug_assert_eq!(positions.len(), surprises.len());
+    let surprise = |s: f32| if s.is_finite() { f64::from(s.max(0.0)) } else { 0.0 };
+    let weighted_search = |p: &PositionRecord, s: Option<f32>| s.filter(|_| p.full_search).map(surprise);
+    let (sum, searches) = positions
+        .iter()
+        .zip(surprises)
+        .filter_map(|(p, &s)| weighted_search(p, s))
+        .fold((0.0, 0usize), |(sum, n), s| (sum + s, n + 1));
+    let mean = sum / searches.max(1) as f64;
+    if share <= 0.0 || mean <= 0.0 {
+        return positions;
+    }
+    let share = f64::from(share.min(1.0));
+    let mut weighted = Vec::with_capacity(positions.len());
+    for (p, &s) in positions.into_iter().zip(surprises) {
+        let weight = match weighted_search(&p, s) {
+            Some(s) => (1.0 - share) + share * s / mean,
+            None => 1.0,
+        };
+        let whole = weight.floor();
+        let fraction = weight - whole;
+        let copies = whole as usize + usize::from(fraction > 0.0 && rng.random::<f64>() < fraction);
+        for _ in 1..copies {
+            weighted.push(p.clone());
+        }
+        if copies > 0 {
+            weighted.push(p);
+        }
+    }
+    weighted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// Records with steps 0.. and the given full-search flags.
+    fn records(full: &[bool]) -> Vec<PositionRecord> {
+        full.iter()
+            .enumerate()
+            .map(|(step, &full_search)| PositionRecord {
+                game_id: "g".to_string(),
+                ply: step as u32,
+                step: step as u32,
+                side_to_move: (step % 2) as u8,
+                position: String::new(),
+                input: Vec::new(),
+                legal_actions: vec![0, 1],
+                policy_actions: vec![0],
+                policy_probs: vec![1.0],
+                root_value: 0.0,
+                result: 0.0,
+                plies_to_end: 0,
+                full_search,
+                simulations: 1,
+            })
+            .collect()
+    }
+
+    fn some(surprises: &[f32]) -> Vec<Option<f32>> {
+        surprises.iter().map(|&s| Some(s)).collect()
+    }
+
+    fn steps(positions: &[PositionRecord]) -> Vec<u32> {
+        positions.iter().map(|p| p.step).collect()
+    }
+
+    #[test]
+    fn whole_weights_repeat_surprising_searches_and_keep_cheap_ones() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        // Full searches 0, 2, 3 with surprises 0, 0, 3 (mean 1); 1 is cheap. Share 1: weights 0, 0, 3.
+        let surprises = some(&[0.0, 9.0, 0.0, 3.0]);
+        let weighted = weight_by_surprise(records(&[true, false, true, true]), &surprises, 1.0, &mut rng);
+        assert_eq!(steps(&weighted), vec![1, 3, 3, 3]);
+        // Share 0.5: weights 0.5, 0.5, 2 for the full searches.
+        let weighted = weight_by_surprise(records(&[true, true, true]), &some(&[0.0, 0.0, 3.0]), 0.5, &mut rng);
+        assert_eq!(steps(&weighted).iter().filter(|&&s| s == 2).count(), 2);
+        // An engine's move (no surprise) is kept once and leaves the mean to the searches: weights 0, 1, 2.
+        let surprises = [Some(0.0), None, Some(2.0)];
+        let weighted = weight_by_surprise(records(&[true, true, true]), &surprises, 1.0, &mut rng);
+        assert_eq!(steps(&weighted), vec![1, 2, 2]);
+    }
+
+    #[test]
+    fn no_share_or_no_surprise_keeps_every_record_and_the_rng() {
+        let cases: [(f32, [f32; 3]); 3] = [
+            (0.0, [1.0, 5.0, 0.0]),
+            (1.0, [0.0, 0.0, 0.0]),
+            (1.0, [f32::NAN, 0.0, -1.0]),
+        ];
+        for (share, surprises) in cases {
+            let mut rng = ChaCha8Rng::seed_from_u64(2);
+            let weighted = weight_by_surprise(records(&[true, true, true]), &some(&surprises), share, &mut rng);
+            assert_eq!(
+                steps(&weighted),
+                vec![0, 1, 2],
+                "share {share}, surprises {surprises:?}"
+            );
+            assert_eq!(rng, ChaCha8Rng::seed_from_u64(2), "the rng was drawn from");
+        }
+    }
+
+    #[test]
+    fn fractional_weights_keep_the_expected_number_of_records() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let surprises: Vec<Option<f32>> = (0..1000).map(|i| Some((i % 7) as f32 * 0.3)).collect();
+        let full = vec![true; surprises.len()];
+        let mut total = 0;
+        let rounds = 200;
+        for _ in 0..rounds {
+            total += weight_by_surprise(records(&full), &surprises, 0.5, &mut rng).len();
+        }
+        let mean = total as f64 / rounds as f64;
+        // Each round's count has a standard deviation of about 12 (1000 Bernoulli draws); over 200 rounds under 1.
+        assert!((mean - 1000.0).abs() < 5.0, "mean records {mean}");
+        // The most surprising searches are repeated most.
+        let weighted = weight_by_surprise(records(&full), &surprises, 0.5, &mut rng);
+        let count = |step: u32| weighted.iter().filter(|p| p.step % 7 == step % 7).count();
+        assert!(count(6) > 2 * count(0), "{} against {}", count(6), count(0));
     }
 }

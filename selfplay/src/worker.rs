@@ -16,7 +16,7 @@
 //! index order, so a run is reproducible for a given seed and worker count.
 
 use crate::config::{SelfPlayConfig, SparringSide};
-use crate::records::{GameRecorder, UnmatchedMove, judge_draw};
+use crate::records::{GameRecorder, UnmatchedMove, judge_draw, weight_by_surprise};
 use crate::sink::{GameSink, SinkError};
 use crate::stats::{Progress, SelfPlayStats};
 use rand::{RngExt, SeedableRng};
@@ -100,6 +100,7 @@ fn engine_choice<G: Encoding>(game: &G, action: Action, info: &SearchInfo) -> Se
         root_value: info.value(),
         simulations: info.nodes.min(u32::MAX as u64) as u32,
         full: true,
+        policy_surprise: None,
     }
 }
 
@@ -464,6 +465,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         let plies = slot.search.game().ply();
         let recorder = std::mem::replace(&mut slot.recorder, GameRecorder::new(String::new(), slot.search.game()));
         let checked = slot.resign.would_resign;
+        let surprises = recorder.surprises().to_vec();
         let (record, mut positions) = recorder.finish(outcome, plies, checked.is_some());
         if outcome.winner.is_none() && self.config.draw_score > 0.0 {
             let last = slot.search.game();
@@ -473,6 +475,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
                 self.config.draw_score * last.heuristic(),
             );
         }
+        let positions = weight_by_surprise(positions, &surprises, self.config.policy_surprise_weight, &mut slot.rng);
         let mut stats = SelfPlayStats {
             games: 1,
             positions: positions.len() as u64,

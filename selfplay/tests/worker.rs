@@ -190,6 +190,52 @@ fn a_drawn_games_positions_take_the_judged_score_of_its_final_position() {
 }
 
 #[test]
+fn policy_surprise_weighting_repeats_or_drops_full_searches_and_keeps_cheap_ones_once() {
+    let rules = Bashni::parse_rules(None, &["max_plies=40".to_string()]).unwrap();
+    let config = SelfPlayConfig {
+        policy_surprise_weight: 1.0,
+        ..small_config(RootSearch::Gumbel, 1)
+    };
+    let (stats, sink) = play_with::<Bashni>(&config, &rules, 4, 0, 100);
+    let (mut repeated, mut dropped, mut rows) = (0, 0, 0);
+    for (game, positions) in &sink.games {
+        rows += positions.len();
+        // A search at every step below the game's actions (and one at the end where a side resigned there): a
+        // missing step is a dropped full search.
+        let Some(first) = positions.first() else {
+            continue;
+        };
+        let actions = first.step + first.plies_to_end;
+        let mut copies = vec![0u32; actions as usize + 1];
+        for pair in positions.windows(2) {
+            assert!(pair[0].step <= pair[1].step, "{}: records out of order", game.game_id);
+        }
+        for p in positions {
+            assert_eq!(p.step + p.plies_to_end, actions, "{} step {}", game.game_id, p.step);
+            copies[p.step as usize] += 1;
+            if !p.full_search {
+                let count = positions.iter().filter(|q| q.step == p.step).count();
+                assert_eq!(
+                    count, 1,
+                    "{}: cheap search at step {} written {count} times",
+                    game.game_id, p.step
+                );
+            }
+        }
+        repeated += copies.iter().filter(|&&c| c > 1).count();
+        dropped += copies[..actions as usize].iter().filter(|&&c| c == 0).count();
+    }
+    assert!(
+        repeated > 0 && dropped > 0,
+        "{repeated} searches repeated, {dropped} dropped"
+    );
+    assert_eq!(
+        stats.positions as usize, rows,
+        "the statistics count the records written"
+    );
+}
+
+#[test]
 fn uniform_evaluator_games_are_recorded_too() {
     let rules = Bashni::parse_rules(None, &["max_plies=30".to_string()]).unwrap();
     let mut sink = MemorySink::default();
@@ -402,6 +448,13 @@ fn a_sparring_or_bootstrap_setting_out_of_range_is_refused_by_name() {
                 ..SelfPlayConfig::default()
             },
             "bootstrap_random_moves",
+        ),
+        (
+            SelfPlayConfig {
+                policy_surprise_weight: 1.5,
+                ..SelfPlayConfig::default()
+            },
+            "policy_surprise_weight",
         ),
     ] {
         assert_eq!(config.validate().unwrap_err().key, key);
