@@ -121,9 +121,10 @@ impl<G: Encoding> GameRecorder<G> {
         self.positions.len()
     }
 
-    /// Each record's policy surprise (`SearchResult::policy_surprise`), in record order.
-    pub fn surprises(&self) -> &[Option<f32>] {
-        &self.surprises
+    /// Takes each record's policy surprise (`SearchResult::policy_surprise`), in record order, for
+    /// [`weight_by_surprise`] once the game is finished.
+    pub fn take_surprises(&mut self) -> Vec<Option<f32>> {
+        std::mem::take(&mut self.surprises)
     }
 
     /// Closes the game with `outcome` (a resignation included): fills each position's result and distance to

@@ -463,9 +463,9 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
 
     fn close(&mut self, slot: &mut Slot<G>, outcome: Outcome) -> FinishedGame {
         let plies = slot.search.game().ply();
-        let recorder = std::mem::replace(&mut slot.recorder, GameRecorder::new(String::new(), slot.search.game()));
+        let mut recorder = std::mem::replace(&mut slot.recorder, GameRecorder::new(String::new(), slot.search.game()));
         let checked = slot.resign.would_resign;
-        let surprises = recorder.surprises().to_vec();
+        let surprises = recorder.take_surprises();
         let (record, mut positions) = recorder.finish(outcome, plies, checked.is_some());
         if outcome.winner.is_none() && self.config.draw_score > 0.0 {
             let last = slot.search.game();
