@@ -1,5 +1,6 @@
-//! Process-wide set-up that must happen before any tensor work: the OpenMP wait policy, torch's thread pools,
-//! and the choice of device. Every `zero` command goes through [`init`] first, so nobody has to know these.
+//! Process-wide set-up that must happen before any tensor work: the OpenMP wait policy, the C allocator's
+//! thresholds, torch's thread pools, and the choice of device. Every `zero` command goes through [`init`] first,
+//! so nobody has to know these.
 //!
 //! Why: libtorch's OpenMP busy-waits between parallel regions by default. On a small shared machine that
 //! makes two intra-op threads many times slower than one for the small batches of a tree search (see
@@ -29,6 +30,32 @@ pub fn ensure_passive_openmp() {
                 .env(REEXEC_MARK, "1")
                 .exec();
             eprintln!("zero: warning: could not re-execute with OMP_WAIT_POLICY=PASSIVE ({err}); continuing");
+        }
+    }
+}
+
+/// Allocations the C allocator serves from its heaps rather than from fresh `mmap`s: up to glibc's largest
+/// allowed threshold (half its 64 MiB heap size).
+const MMAP_THRESHOLD_BYTES: i32 = 32 << 20;
+/// Free memory at a heap's top that the C allocator keeps rather than returning to the system.
+const TRIM_THRESHOLD_BYTES: i32 = 512 << 20;
+
+/// Makes the C allocator keep the memory of freed tensors for the next ones (call once, before any threads).
+///
+/// Why: libtorch allocates every tensor with glibc's `posix_memalign` and frees it at once. A batch of 256
+/// Bashni positions and each activation of it are megabytes, above glibc's `mmap` threshold, so each network
+/// call mapped fresh pages, the kernel zeroed them on first touch, and they were unmapped again; freed heap memory
+/// above the trim threshold went back to the system the same way. A quarter of a playing process's time went to
+/// page faults (`perf record` over `zero bench selfplay`; `docs/stack.md`). With both thresholds raised the pages
+/// stay mapped and are reused. (Inside `zero run` glibc had raised its own thresholds already: no gain there.)
+pub fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets allocator parameters; called at start-up before other threads allocate.
+    unsafe {
+        if libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) == 0
+            || libc::mallopt(libc::M_TRIM_THRESHOLD, TRIM_THRESHOLD_BYTES) == 0
+        {
+            tracing::warn!("the C allocator refused its thresholds; tensors are allocated with fresh pages");
         }
     }
 }

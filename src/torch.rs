@@ -93,6 +93,7 @@ fn main() {
         std::process::exit(2);
     };
     logging::init(cli.verbose, cli.quiet);
+    runtime::keep_freed_memory();
     runtime::init_threads();
     let result = match command {
         Command::Local(command) => command.run(),
