@@ -1,6 +1,6 @@
 //! Process-wide set-up that must happen before any tensor work: the OpenMP wait policy, the C allocator's
-//! thresholds, torch's thread pools, and the choice of device. Every `zero` command goes through [`init`] first,
-//! so nobody has to know these.
+//! thresholds, torch's thread pools, and the choice of device. `zero-torch`'s `main` calls these before any
+//! command runs, so nobody else has to know them.
 //!
 //! Why: libtorch's OpenMP busy-waits between parallel regions by default. On a small shared machine that
 //! makes two intra-op threads many times slower than one for the small batches of a tree search (see
