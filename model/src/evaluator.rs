@@ -27,9 +27,10 @@ pub struct NetworkEvaluator<G> {
 }
 
 impl<G: Encoding> NetworkEvaluator<G> {
-    /// Wraps a built network (its variables in `vs`, on `vs.device()`), evaluating in f32.
+    /// Wraps a built network (its variables in `vs`, on `vs.device()`), evaluating in f32. The evaluator owns
+    /// the network from now on and only plays it: its batch norms are folded into its convolutions.
     pub fn new(vs: nn::VarStore, net: PolicyValueNet, label: impl Into<String>) -> Self {
-        NetworkEvaluator {
+        let evaluator = NetworkEvaluator {
             vs,
             net,
             kind: Kind::Float,
@@ -38,7 +39,8 @@ impl<G: Encoding> NetworkEvaluator<G> {
             batches: 0,
             positions: 0,
             _game: PhantomData,
-        }
+        };
+        evaluator.with_precision(Precision::F32)
     }
 
     /// Loads a checkpoint for game `G` onto `device`, to evaluate in `precision`; refuses one made for another
@@ -52,7 +54,7 @@ impl<G: Encoding> NetworkEvaluator<G> {
         Ok(Self::new(checkpoint.vs, checkpoint.net, label).with_precision(precision))
     }
 
-    /// Evaluates in `precision` from now on (converting the variables).
+    /// Evaluates in `precision` from now on (converting the variables, then folding the norms again).
     pub fn with_precision(mut self, precision: Precision) -> Self {
         self.kind = precision.kind(self.vs.device());
         if self.kind == Kind::BFloat16 {
@@ -71,6 +73,7 @@ impl<G: Encoding> NetworkEvaluator<G> {
                 }
             });
         }
+        self.net.fold_batch_norm();
         self
     }
 

@@ -7,10 +7,16 @@
 //! - value: 1x1 convolution to `value_channels`, flattened (or, with `global_pool`, the mean and max of each
 //!   channel over the board), a hidden layer, and three logits: win, draw, loss for the side to move;
 //! - moves left (optional): from the same value features, the expected number of plies to the end.
+//!
+//! For play, [`PolicyValueNet::fold_batch_norm`] folds each batch norm into the convolution before it (the same
+//! function with one operation fewer per layer); training always runs the layers as they are.
 
 use tch::nn::{self, ModuleT};
 use tch::{Kind, Tensor};
 pub use zero_checkpoint::{NetShape, NetworkConfig};
+
+/// The batch norms' epsilon (tch's default, named here because folding needs it too).
+const NORM_EPS: f64 = 1e-5;
 
 /// The heads' outputs for a batch.
 #[derive(Debug)]
@@ -23,12 +29,87 @@ pub struct NetOutput {
     pub moves_left: Option<Tensor>,
 }
 
+/// A convolution without bias and the batch norm after it; once folded, one convolution with a bias.
+#[derive(Debug)]
+struct ConvNorm {
+    conv: nn::Conv2D,
+    norm: nn::BatchNorm,
+    padding: i64,
+    /// The norm folded into the convolution: its weights (in the convolution's format and memory layout) and
+    /// bias. Used only outside training, where the norm is a fixed affine map per channel.
+    folded: Option<(Tensor, Tensor)>,
+}
+
+impl ConvNorm {
+    /// A `kernel` x `kernel` convolution (padded to keep the board's size) named `conv` under `p`, and its norm
+    /// named `norm`.
+    fn new(p: &nn::Path, conv: &str, norm: &str, cin: i64, cout: i64, kernel: i64) -> Self {
+        let padding = kernel / 2;
+        let conv = nn::conv2d(
+            p / conv,
+            cin,
+            cout,
+            kernel,
+            nn::ConvConfig {
+                padding,
+                bias: false,
+                ..Default::default()
+            },
+        );
+        ConvNorm {
+            conv,
+            norm: nn::batch_norm2d(
+                p / norm,
+                cout,
+                nn::BatchNormConfig {
+                    eps: NORM_EPS,
+                    ..Default::default()
+                },
+            ),
+            padding,
+            folded: None,
+        }
+    }
+
+    fn forward_t(&self, x: &Tensor, train: bool) -> Tensor {
+        match (&self.folded, train) {
+            (Some((weight, bias)), false) => x.conv2d(weight, Some(bias), [1, 1], [self.padding; 2], [1, 1], 1),
+            _ => x.apply(&self.conv).apply_t(&self.norm, train),
+        }
+    }
+
+    /// `norm(conv(x)) = scale * (W x - mean) + beta` per output channel, with `scale = gamma / sqrt(var + eps)`:
+    /// the convolution with weights `scale * W` and bias `beta - scale * mean`. Computed in f32 whatever the
+    /// network's format, then stored in it.
+    fn fold(&mut self) {
+        let _no_grad = tch::no_grad_guard();
+        let kind = self.conv.ws.kind();
+        let f32_of = |t: &Tensor| t.to_kind(Kind::Float);
+        let channels = self.norm.running_mean.size()[0];
+        let options = (Kind::Float, self.conv.ws.device());
+        let gamma = self
+            .norm
+            .ws
+            .as_ref()
+            .map_or_else(|| Tensor::ones([channels], options), f32_of);
+        let beta = self
+            .norm
+            .bs
+            .as_ref()
+            .map_or_else(|| Tensor::zeros([channels], options), f32_of);
+        let scale = (f32_of(&self.norm.running_var) + NORM_EPS).rsqrt() * gamma;
+        let bias = beta - f32_of(&self.norm.running_mean) * &scale;
+        // empty_like keeps the weights' memory layout (channels-last on the CPU, see the evaluator).
+        let mut weight = Tensor::empty_like(&self.conv.ws);
+        weight.copy_(&(f32_of(&self.conv.ws) * scale.view([-1, 1, 1, 1])));
+        self.folded = Some((weight, bias.to_kind(kind)));
+    }
+}
+
 #[derive(Debug)]
 struct ResidualBlock {
-    conv1: nn::Conv2D,
-    norm1: nn::BatchNorm,
-    conv2: nn::Conv2D,
-    norm2: nn::BatchNorm,
+    first: ConvNorm,
+    second: ConvNorm,
     gate: Option<(nn::Linear, nn::Linear)>,
 }
 
@@ -42,21 +123,14 @@ impl ResidualBlock {
             )
         });
         ResidualBlock {
-            conv1: conv3x3(p / "conv1", c, c),
-            norm1: nn::batch_norm2d(p / "norm1", c, Default::default()),
-            conv2: conv3x3(p / "conv2", c, c),
-            norm2: nn::batch_norm2d(p / "norm2", c, Default::default()),
+            first: ConvNorm::new(p, "conv1", "norm1", c, c, 3),
+            second: ConvNorm::new(p, "conv2", "norm2", c, c, 3),
             gate,
         }
     }
 
     fn forward_t(&self, x: &Tensor, train: bool) -> Tensor {
-        let mut y = x
-            .apply(&self.conv1)
-            .apply_t(&self.norm1, train)
-            .relu()
-            .apply(&self.conv2)
-            .apply_t(&self.norm2, train);
+        let mut y = self.second.forward_t(&self.first.forward_t(x, train).relu(), train);
         if let Some((squeeze, excite)) = &self.gate {
             // The mean in f32 (an exact sum of 64 squares), back in the network's format for the layers after.
             let s = y
@@ -72,46 +146,16 @@ impl ResidualBlock {
     }
 }
 
-fn conv3x3(p: nn::Path, cin: i64, cout: i64) -> nn::Conv2D {
-    nn::conv2d(
-        p,
-        cin,
-        cout,
-        3,
-        nn::ConvConfig {
-            padding: 1,
-            bias: false,
-            ..Default::default()
-        },
-    )
-}
-
-fn conv1x1(p: nn::Path, cin: i64, cout: i64) -> nn::Conv2D {
-    nn::conv2d(
-        p,
-        cin,
-        cout,
-        1,
-        nn::ConvConfig {
-            bias: false,
-            ..Default::default()
-        },
-    )
-}
-
 /// The policy/value network. Its variables live in the `VarStore` it was built in.
 #[derive(Debug)]
 pub struct PolicyValueNet {
     config: NetworkConfig,
     shape: NetShape,
-    stem: nn::Conv2D,
-    stem_norm: nn::BatchNorm,
+    stem: ConvNorm,
     blocks: Vec<ResidualBlock>,
-    policy_conv: nn::Conv2D,
-    policy_norm: nn::BatchNorm,
+    policy_conv: ConvNorm,
     policy_fc: nn::Linear,
-    value_conv: nn::Conv2D,
-    value_norm: nn::BatchNorm,
+    value_conv: ConvNorm,
     value_fc1: nn::Linear,
     value_fc2: nn::Linear,
     moves_left: Option<(nn::Linear, nn::Linear)>,
@@ -125,21 +169,18 @@ impl PolicyValueNet {
         let c = config.channels;
         let features = config.value_features(shape);
         PolicyValueNet {
-            stem: conv3x3(root / "stem", shape.planes, c),
-            stem_norm: nn::batch_norm2d(root / "stem_norm", c, Default::default()),
+            stem: ConvNorm::new(root, "stem", "stem_norm", shape.planes, c, 3),
             blocks: (0..config.blocks)
                 .map(|i| ResidualBlock::new(&(root / format!("block{i}")), c, config))
                 .collect(),
-            policy_conv: conv1x1(root / "policy_conv", c, config.policy_channels),
-            policy_norm: nn::batch_norm2d(root / "policy_norm", config.policy_channels, Default::default()),
+            policy_conv: ConvNorm::new(root, "policy_conv", "policy_norm", c, config.policy_channels, 1),
             policy_fc: nn::linear(
                 root / "policy_fc",
                 config.policy_channels * shape.squares(),
                 shape.actions,
                 Default::default(),
             ),
-            value_conv: conv1x1(root / "value_conv", c, config.value_channels),
-            value_norm: nn::batch_norm2d(root / "value_norm", config.value_channels, Default::default()),
+            value_conv: ConvNorm::new(root, "value_conv", "value_norm", c, config.value_channels, 1),
             value_fc1: nn::linear(root / "value_fc1", features, config.value_hidden, Default::default()),
             value_fc2: nn::linear(root / "value_fc2", config.value_hidden, 3, Default::default()),
             moves_left: config.moves_left.then(|| {
@@ -166,19 +207,33 @@ impl PolicyValueNet {
         self.shape
     }
 
+    /// Folds every batch norm into the convolution before it, for a network that only plays from now on: the
+    /// forward pass outside training then runs one convolution with a bias where it ran a convolution and a
+    /// norm (the same function up to rounding). Call it again after the variables change (their format, their
+    /// layout or their values); training ignores the folded weights.
+    pub fn fold_batch_norm(&mut self) {
+        let blocks = self.blocks.iter_mut().flat_map(|b| [&mut b.first, &mut b.second]);
+        for layer in [&mut self.stem, &mut self.policy_conv, &mut self.value_conv]
+            .into_iter()
+            .chain(blocks)
+        {
+            layer.fold();
+        }
+    }
+
     /// Runs the network on `[N, planes, height, width]` inputs.
     pub fn forward(&self, input: &Tensor, train: bool) -> NetOutput {
-        let mut x = input.apply(&self.stem).apply_t(&self.stem_norm, train).relu();
+        let mut x = self.stem.forward_t(input, train).relu();
         for block in &self.blocks {
             x = block.forward_t(&x, train);
         }
-        let policy = x
-            .apply(&self.policy_conv)
-            .apply_t(&self.policy_norm, train)
+        let policy = self
+            .policy_conv
+            .forward_t(&x, train)
             .relu()
             .flatten(1, -1)
             .apply(&self.policy_fc);
-        let v = x.apply(&self.value_conv).apply_t(&self.value_norm, train).relu();
+        let v = self.value_conv.forward_t(&x, train).relu();
         let features = if self.config.global_pool {
             let mean = v.mean_dim(&[2i64, 3][..], false, Kind::Float).to_kind(v.kind());
             let max = v.flatten(2, -1).amax(&[2i64][..], false);

@@ -1,10 +1,10 @@
 //! The evaluators the search sees: priors are distributions over exactly the legal actions, the cache answers
 //! what the network would, and the network and uniform evaluators are interchangeable.
 
-use tch::{Device, Kind, nn};
+use tch::{Device, Kind, Tensor, nn};
 use zero_games::bashni::Bashni;
 use zero_games::checks::CheckRng;
-use zero_games::{ActionList, Encoding};
+use zero_games::{ActionList, Encoding, Game};
 use zero_model::network::NetShape;
 use zero_model::{NetworkConfig, NetworkEvaluator, PolicyValueNet, Precision};
 use zero_search::{CachedEvaluator, EvalRequest, Evaluator, UniformEvaluator};
@@ -81,18 +81,23 @@ fn uniform_evaluator_spreads_evenly() {
     }
 }
 
-#[test]
-fn bf16_evaluation_stays_close_to_f32_with_every_network_option() {
-    let batch = positions::<Bashni>(24);
-    // Squeeze-excitation and global pooling take means, which must come back in the network's format.
-    let config = NetworkConfig {
+/// A small network with every optional part: squeeze-excitation and global pooling take means (which must come
+/// back in the network's format), and the moves-left head.
+fn every_option_network() -> NetworkConfig {
+    NetworkConfig {
         blocks: 2,
         channels: 16,
         squeeze_excitation: true,
         global_pool: true,
         moves_left: true,
         ..Default::default()
-    };
+    }
+}
+
+#[test]
+fn bf16_evaluation_stays_close_to_f32_with_every_network_option() {
+    let batch = positions::<Bashni>(24);
+    let config = every_option_network();
     let vs = nn::VarStore::new(Device::Cpu);
     let net = PolicyValueNet::new(&vs.root(), &config, NetShape::of::<Bashni>());
     let mut evaluator = NetworkEvaluator::<Bashni>::new(vs, net, "test");
@@ -123,4 +128,53 @@ fn bf16_evaluation_stays_close_to_f32_with_every_network_option() {
     let mut evaluator = evaluator.with_precision(Precision::F32);
     assert_eq!(evaluator.kind(), Kind::Float);
     check_distributions(&mut evaluator, &batch);
+}
+
+#[test]
+fn folded_norms_give_what_the_network_itself_gives() {
+    let batch = positions::<Bashni>(32);
+    let config = every_option_network();
+    tch::manual_seed(7);
+    let vs = nn::VarStore::new(Device::Cpu);
+    let net = PolicyValueNet::new(&vs.root(), &config, NetShape::of::<Bashni>());
+    let mut encoded = Vec::new();
+    zero_games::encode_batch(batch.iter().map(|(g, _)| g), &mut encoded);
+    let input = zero_model::encode::batch_tensor::<Bashni>(&encoded);
+    // Norms far from the identity: running statistics of training-mode passes (on inputs scaled and shifted
+    // away from the positions'), and norm weights and biases moved off their initial values.
+    tch::no_grad(|| {
+        for pass in 0..20 {
+            let _ = net.forward(&(&input * (1.0 + pass as f64 / 4.0) + 0.5), true);
+        }
+        for (name, mut var) in vs.variables() {
+            if name.contains("norm") && (name.ends_with(".weight") || name.ends_with(".bias")) {
+                var.copy_(&(Tensor::rand_like(&var) * 2.0 - 0.5));
+            }
+        }
+    });
+    let expected = tch::no_grad(|| net.forward(&input, false));
+    let logits: Vec<f32> = Vec::try_from(expected.policy.flatten(0, -1)).unwrap();
+    let wdl: Vec<f32> = Vec::try_from(expected.wdl.softmax(-1, Kind::Float).flatten(0, -1)).unwrap();
+    let moves_left: Vec<f32> = Vec::try_from(expected.moves_left.unwrap()).unwrap();
+    let mut evaluator = NetworkEvaluator::<Bashni>::new(vs, net, "folded");
+    let evals = check_distributions(&mut evaluator, &batch);
+    let actions = Bashni::ACTION_SPACE;
+    let mut worst = 0f32;
+    for (i, ((game, legal), e)) in batch.iter().zip(&evals).enumerate() {
+        let priors = zero_search::legal_softmax(game, legal, &logits[i * actions..(i + 1) * actions]);
+        worst = e
+            .priors
+            .iter()
+            .zip(&priors)
+            .fold(worst, |m, (p, q)| m.max((p - q).abs()));
+        worst = worst.max((e.value - (wdl[3 * i] - wdl[3 * i + 2])).abs());
+        worst = worst.max((e.moves_left.unwrap() - moves_left[i]).abs() / moves_left[i].max(1.0));
+    }
+    assert!(worst < 1e-4, "folded evaluation is off by {worst}");
+    // Logits far from flat, so that a wrong fold (a bias or a scale lost) could not hide in them.
+    let spread: f32 = logits.iter().map(|l| l.abs()).sum::<f32>() / logits.len() as f32;
+    assert!(
+        spread > 0.1,
+        "logits too flat ({spread}) for the comparison to mean anything"
+    );
 }
