@@ -30,17 +30,22 @@ impl<G: Encoding> NetworkEvaluator<G> {
     /// Wraps a built network (its variables in `vs`, on `vs.device()`), evaluating in f32. The evaluator owns
     /// the network from now on and only plays it: its batch norms are folded into its convolutions.
     pub fn new(vs: nn::VarStore, net: PolicyValueNet, label: impl Into<String>) -> Self {
-        let evaluator = NetworkEvaluator {
+        Self::unprepared(vs, net, label.into()).with_precision(Precision::F32)
+    }
+
+    /// The evaluator before [`Self::with_precision`] has converted, restrided and folded its network: every
+    /// constructor prepares it exactly once.
+    fn unprepared(vs: nn::VarStore, net: PolicyValueNet, label: String) -> Self {
+        NetworkEvaluator {
             vs,
             net,
             kind: Kind::Float,
-            label: label.into(),
+            label,
             input: Vec::new(),
             batches: 0,
             positions: 0,
             _game: PhantomData,
-        };
-        evaluator.with_precision(Precision::F32)
+        }
     }
 
     /// Loads a checkpoint for game `G` onto `device`, to evaluate in `precision`; refuses one made for another
@@ -51,7 +56,7 @@ impl<G: Encoding> NetworkEvaluator<G> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        Ok(Self::new(checkpoint.vs, checkpoint.net, label).with_precision(precision))
+        Ok(Self::unprepared(checkpoint.vs, checkpoint.net, label).with_precision(precision))
     }
 
     /// Evaluates in `precision` from now on (converting the variables, then folding the norms again).
