@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use zero_arena::OpeningBook;
 use zero_games::{Registered, with_game};
 use zero_model::DeviceChoice;
-use zero_selfplay::SelfPlayStats;
+use zero_selfplay::{SelfPlayConfig, SelfPlayStats};
 use zero_train::{StepMetrics, Trainer};
 
 /// The config `zero run` uses when none is given: the quick run where learning shows fastest on a small CPU.
@@ -216,6 +216,19 @@ struct SelfPlayRun {
 }
 
 /// The network's results in the sparring games of `stats`, against alpha-beta with `nodes` nodes a move.
+/// The seed of one self-play session of the run: generation `g`, starting after `have` of its games. A fresh
+/// seed for each session, so that a resumed generation does not replay the same games. `[selfplay] seed` gives
+/// another self-play trajectory on the same book (which `run.seed` draws); at its default the derivation is the
+/// one runs have always used, so that older runs stay reproducible.
+fn session_seed(run_seed: u64, selfplay_seed: u64, g: u32, have: u64) -> u64 {
+    let base = if selfplay_seed == SelfPlayConfig::default().seed {
+        run_seed
+    } else {
+        zero_selfplay::derive_seed(run_seed, selfplay_seed)
+    };
+    zero_selfplay::derive_seed(base, ((g as u64) << 32) | have)
+}
+
 fn sparring_score(stats: &SelfPlayStats, nodes: u64) -> Option<MatchScore> {
     let (games, wins, draws) = (stats.sparring_games, stats.sparring_wins, stats.sparring_draws);
     let repeat = |score: f64, n: u64| std::iter::repeat_n(score, n as usize);
@@ -426,8 +439,7 @@ impl<G: Registered> Generation<'_, G> {
                 // counted: the checks that may earn resignation for the next generation.
                 sp.resign_check_fraction = 1.0;
             }
-            // A fresh seed for each session, so that a resumed generation does not replay the same games.
-            sp.seed = zero_selfplay::derive_seed(self.config.run.seed, ((g as u64) << 32) | have);
+            sp.seed = session_seed(self.config.run.seed, sp.seed, g, have);
             let job = PlayJob {
                 config: &sp,
                 model: &model,
@@ -738,4 +750,31 @@ fn openings<G: Registered>(config: &RunConfig, dir: &RunDir, rules: &G::Rules) -
     let book = OpeningBook::generate::<G>(rules, config.run.eval_openings, config.run.seed, 2, 6);
     book.save(&path)?;
     Ok(book)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::session_seed;
+
+    #[test]
+    fn the_selfplay_seed_changes_the_runs_selfplay_and_its_default_keeps_the_old_seeds() {
+        // Before `[selfplay] seed` was read, a session's seed was derive_seed(run.seed, g << 32 | have).
+        let old = |run: u64, g: u32, have: u64| zero_selfplay::derive_seed(run, ((g as u64) << 32) | have);
+        assert_eq!(session_seed(1, 1, 0, 0), old(1, 0, 0));
+        assert_eq!(session_seed(7, 1, 3, 120), old(7, 3, 120));
+        let seeds: std::collections::BTreeSet<u64> = [
+            session_seed(1, 1, 2, 0),
+            session_seed(1, 2, 2, 0),
+            session_seed(1, 3, 2, 0),
+            session_seed(2, 2, 2, 0),
+            session_seed(1, 2, 3, 0),
+            session_seed(1, 2, 2, 5),
+        ]
+        .into();
+        assert_eq!(
+            seeds.len(),
+            6,
+            "every run seed, self-play seed, generation and resume point differs"
+        );
+    }
 }
