@@ -215,7 +215,6 @@ struct SelfPlayRun {
     sparring: Option<MatchScore>,
 }
 
-/// The network's results in the sparring games of `stats`, against alpha-beta with `nodes` nodes a move.
 /// The seed of one self-play session of the run: generation `g`, starting after `have` of its games. A fresh
 /// seed for each session, so that a resumed generation does not replay the same games. `[selfplay] seed` gives
 /// another self-play trajectory on the same book (which `run.seed` draws); at its default the derivation is the
@@ -229,6 +228,7 @@ fn session_seed(run_seed: u64, selfplay_seed: u64, g: u32, have: u64) -> u64 {
     zero_selfplay::derive_seed(base, ((g as u64) << 32) | have)
 }
 
+/// The network's results in the sparring games of `stats`, against alpha-beta with `nodes` nodes a move.
 fn sparring_score(stats: &SelfPlayStats, nodes: u64) -> Option<MatchScore> {
     let (games, wins, draws) = (stats.sparring_games, stats.sparring_wins, stats.sparring_draws);
     let repeat = |score: f64, n: u64| std::iter::repeat_n(score, n as usize);
