@@ -7,7 +7,7 @@ use std::fmt;
 use std::path::PathBuf;
 use zero_search::RootSearch;
 use zero_search::alphabeta::SearchLimit;
-use zero_search::config::{MAX_LEAF_BATCH, PLAY_LEAF_BATCH, SearchConfig};
+use zero_search::config::{MAX_LEAF_BATCH, PLAY_LEAF_BATCH, PLAY_TREE_REUSE, SearchConfig};
 
 /// Why a player spec was refused; each names the part that is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -67,8 +67,8 @@ pub enum PlayerKind {
         /// Leaves its timed search evaluates per network call (`batch=N`, default
         /// [`zero_search::config::PLAY_LEAF_BATCH`]).
         batch: u32,
-        /// Whether its search keeps the tree between the actions of a move and across the opponent's reply
-        /// (`reuse=on|off`, default on).
+        /// Whether its search keeps the tree across the opponent's reply (`reuse=on|off`, default
+        /// [`zero_search::config::PLAY_TREE_REUSE`], on); the actions of one move always share it.
         reuse: bool,
         /// Temperature of its move choice (`temp=T`, or a strength level's, `level=NAME`); 0 plays the search's
         /// choice.
@@ -121,7 +121,7 @@ impl PlayerSpec {
                 root: DEFAULT_CKPT_ROOT,
                 precision: PLAY_PRECISION,
                 batch: PLAY_LEAF_BATCH,
-                reuse: true,
+                reuse: PLAY_TREE_REUSE,
                 temperature: 0.0,
                 level: None,
                 c_puct: PLAY_SEARCH.c_puct,
@@ -287,7 +287,7 @@ impl<'a> SpecParts<'a> {
         let mut root = DEFAULT_CKPT_ROOT;
         let mut precision = PLAY_PRECISION;
         let mut batch = PLAY_LEAF_BATCH;
-        let mut reuse = true;
+        let mut reuse = PLAY_TREE_REUSE;
         let mut temperature = 0.0;
         let mut level = None;
         let (mut c_puct, mut fpu_reduction) = (PLAY_SEARCH.c_puct, PLAY_SEARCH.fpu_reduction);
@@ -451,8 +451,8 @@ impl PlayerSpec {
                 if searches && *batch != PLAY_LEAF_BATCH {
                     spec.push_str(&format!(",batch={batch}"));
                 }
-                if searches && !reuse {
-                    spec.push_str(",reuse=off");
+                if searches && *reuse != PLAY_TREE_REUSE {
+                    spec.push_str(if *reuse { ",reuse=on" } else { ",reuse=off" });
                 }
                 if searches && *c_puct != PLAY_SEARCH.c_puct {
                     spec.push_str(&format!(",cpuct={c_puct}"));

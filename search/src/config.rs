@@ -31,6 +31,12 @@ impl std::str::FromStr for RootSearch {
 /// (`docs/experiments.md`).
 pub const PLAY_LEAF_BATCH: u32 = 32;
 
+/// Whether a judged player keeps its tree across the opponent's reply ([`SearchConfig::for_play`]): yes, as lc0
+/// and KataGo do. A fresh tree each move (whose first simulations re-walk positions the evaluation cache still
+/// holds) was measured against it on four Bagh Chal networks at equal time and was not shown to win
+/// (`docs/experiments.md`, the rows on tree reuse).
+pub const PLAY_TREE_REUSE: bool = true;
+
 /// The largest leaf batch a config may ask for: past a few dozen leaves one search's virtual losses spread it
 /// thin, and the batch's memory is held per search.
 pub const MAX_LEAF_BATCH: u32 = 256;
@@ -58,7 +64,10 @@ pub struct SearchConfig {
     pub dirichlet_alpha_total: f32,
     /// Weight of the noise in the root priors (0 = no noise).
     pub dirichlet_fraction: f32,
-    /// Keep the chosen child's subtree for the next search.
+    /// Keep the chosen child's subtree for the next search: in self-play at every action; in the [`Engine`]
+    /// across the opponent's reply (the actions of one move share their tree whatever this says).
+    ///
+    /// [`Engine`]: crate::Engine
     pub tree_reuse: bool,
     /// Gumbel: number of root actions sampled without replacement (m); capped by the legal actions.
     pub gumbel_actions: u32,
@@ -111,13 +120,15 @@ impl SearchConfig {
     };
 
     /// The settings of a player that is judged rather than trained: the defaults, with `root`, `simulations`,
-    /// no root noise and leaves evaluated [`PLAY_LEAF_BATCH`] at a time (the arena's network players, the bot).
+    /// no root noise, leaves evaluated [`PLAY_LEAF_BATCH`] at a time and the tree kept across moves
+    /// ([`PLAY_TREE_REUSE`]) (the arena's network players, the bot).
     pub fn for_play(root: RootSearch, simulations: u32) -> Self {
         SearchConfig {
             root,
             simulations,
             dirichlet_fraction: 0.0,
             leaf_batch: PLAY_LEAF_BATCH,
+            tree_reuse: PLAY_TREE_REUSE,
             ..SearchConfig::default()
         }
     }

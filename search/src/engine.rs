@@ -5,9 +5,9 @@
 //!
 //! A move of several actions (a Bashni capture sequence) is chosen action by action, with a search at each
 //! step, until the actions pin down one complete legal move, as the network was trained; the chosen child's
-//! subtree is kept for the next step of the same move when the config reuses trees, and for the next move too:
-//! the engine keeps its tree after its move and starts the next search from the subtree of the reply it is
-//! then asked about.
+//! subtree is always kept for the next step of the same move (one decision, one budget). With the config's
+//! `tree_reuse` it is kept for the next move too: the engine keeps its tree after its move and starts the next
+//! search from the subtree of the reply it is then asked about.
 //!
 //! A timed search gathers `leaf_batch` leaves (kept apart by virtual loss) for each evaluator call, because a
 //! network evaluates a batch in little more than the time of one position; a budget of simulations searches leaf
@@ -177,7 +177,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 let tree = search.tree();
                 (result.root_value, principal_line(tree, result.action), root_moves(tree))
             });
-            search.advance(result.action, self.config.tree_reuse);
+            // The move's next action is the same decision: its question starts from this one's subtree.
+            search.advance(result.action, true);
             asked += 1;
             result.action
         });

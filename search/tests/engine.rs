@@ -203,6 +203,36 @@ fn the_tree_of_the_last_move_is_kept_for_the_reply_it_expected() {
 }
 
 #[test]
+fn the_actions_of_one_move_share_a_tree_even_without_reuse_across_moves() {
+    // c3:e5 then a fork (d6 or f6): the fork's question starts from the first jump's subtree, so its one chunk
+    // adds to the visits the first question gave it.
+    let game: Bashni = position("w c3:w d4:b d6:b f6:b");
+    let config = SearchConfig {
+        tree_reuse: false,
+        ..SearchConfig::for_play(RootSearch::Puct, 1)
+    };
+    let mut engine = Engine::seeded(UniformEvaluator, config, 1);
+    let mut seen = Vec::new();
+    let thought = engine.think_watched(&game, Budget::MoveTime(Duration::MAX), &mut |progress| {
+        seen.push((progress.simulations, progress.tree.root().visits));
+        false
+    });
+    assert!(game.format_move(&thought.mv).starts_with("c3:e5:"));
+    assert_eq!(seen.len(), 2, "one chunk at each of the two questions: {seen:?}");
+    let ((first_sims, first_visits), (second_sims, second_visits)) = (seen[0], seen[1]);
+    assert_eq!(
+        first_visits,
+        first_sims + 1,
+        "the first question starts afresh: {seen:?}"
+    );
+    assert_eq!(
+        second_visits,
+        first_sims + second_sims,
+        "the fork keeps the first jump's visits: {seen:?}"
+    );
+}
+
+#[test]
 fn a_temperature_varies_the_moves_and_zero_keeps_the_search_choice() {
     let game: BaghChal = position("start");
     let distinct = |temperature: f32| {
