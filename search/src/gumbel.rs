@@ -29,12 +29,23 @@ pub struct GumbelRoot {
 }
 
 impl GumbelRoot {
-    /// Samples the candidates of an expanded root: the top `m` of g + logits, g ~ Gumbel(0, 1).
-    pub fn new<R: rand::Rng>(tree: &Tree, m: u32, budget: u32, c_visit: f32, c_scale: f32, rng: &mut R) -> Self {
+    /// Samples the candidates of an expanded root: the top `m` of g + logits, g = `noise_scale` x Gumbel(0, 1).
+    /// A scale T draws the move as from softmax((logits + sigma(q)) / T) (the Gumbel-max trick): 1 is the
+    /// paper's sampling, 0 the deterministic choice of play, the draws made either way so that the generator's
+    /// stream does not depend on the scale.
+    pub fn new<R: rand::Rng>(
+        tree: &Tree,
+        m: u32,
+        budget: u32,
+        c_visit: f32,
+        c_scale: f32,
+        noise_scale: f32,
+        rng: &mut R,
+    ) -> Self {
         let root = tree.root();
         let n = root.child_count as usize;
         let dist = Gumbel::new(0.0f32, 1.0).expect("standard Gumbel");
-        let gumbel: Vec<f32> = (0..n).map(|_| dist.sample(rng)).collect();
+        let gumbel: Vec<f32> = (0..n).map(|_| noise_scale * dist.sample(rng)).collect();
         let logits: Vec<f32> = root
             .children()
             .map(|c| tree.node(c).prior.max(MIN_PRIOR).ln())

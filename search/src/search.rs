@@ -61,6 +61,8 @@ pub struct GameSearch<G: Game> {
     noise: bool,
     root_mode: RootSearch,
     gumbel: Option<GumbelRoot>,
+    /// The Gumbel root's noise scale, a move-choice temperature (see [`GameSearch::set_gumbel_noise_scale`]).
+    gumbel_noise_scale: f32,
     /// Whether the root-start work (noise, Gumbel sampling) was done for this search.
     root_prepared: bool,
 }
@@ -77,6 +79,7 @@ impl<G: Game> GameSearch<G> {
             noise: false,
             root_mode,
             gumbel: None,
+            gumbel_noise_scale: 1.0,
             root_prepared: false,
         }
     }
@@ -99,6 +102,13 @@ impl<G: Game> GameSearch<G> {
         self.noise = noise;
         self.gumbel = None;
         self.root_prepared = false;
+    }
+
+    /// Scales the Gumbel root's noise in the searches from now on (1 until set; a Gumbel root only): the move is
+    /// then drawn as from softmax((logits + sigma(q)) / scale), so that self-play can lower its move-choice
+    /// temperature as a PUCT root's does. The training target does not depend on it.
+    pub fn set_gumbel_noise_scale(&mut self, scale: f32) {
+        self.gumbel_noise_scale = scale.max(0.0);
     }
 
     /// Whether every simulation of the budget has come back.
@@ -133,6 +143,7 @@ impl<G: Game> GameSearch<G> {
                     self.budget,
                     config.gumbel_c_visit,
                     config.gumbel_c_scale,
+                    self.gumbel_noise_scale,
                     rng,
                 ));
             }

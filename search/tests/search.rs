@@ -104,6 +104,36 @@ fn gumbel_target_is_a_distribution_over_exactly_the_legal_actions() {
 }
 
 #[test]
+fn a_gumbel_root_with_its_noise_scaled_to_zero_chooses_alike_whatever_the_seed() {
+    // Rollout values from one evaluator seed: the search's generator then only draws the Gumbel noise.
+    let game = Tours::start(&Tours::parse_rules(None, &[]).unwrap());
+    let config = config(RootSearch::Gumbel);
+    let choices = |scale: f32| {
+        let mut chosen: Vec<_> = (0..8u64)
+            .map(|seed| {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut search = GameSearch::new(game.clone(), RootSearch::Gumbel);
+                search.set_gumbel_noise_scale(scale);
+                search_blocking(
+                    &mut search,
+                    &mut RolloutEvaluator::new(3, 100),
+                    &config,
+                    32,
+                    true,
+                    &mut rng,
+                );
+                search.finish(0.0, &mut rng).action
+            })
+            .collect();
+        chosen.sort_unstable();
+        chosen.dedup();
+        chosen.len()
+    };
+    assert_eq!(choices(0.0), 1, "without noise the choice is the search's own");
+    assert!(choices(1.0) > 1, "the Gumbel sample varies the choice");
+}
+
+#[test]
 fn policy_surprise_is_the_targets_divergence_from_the_priors() {
     // Uniform priors: the surprise is ln(n) minus the target's entropy, 0 only where the target stays uniform.
     let game: Bashni = position("start");

@@ -53,6 +53,11 @@ pub struct SelfPlayConfig {
     pub temperature_end: f32,
     /// Plies over which the temperature falls linearly from start to end.
     pub temperature_decay_plies: u32,
+    /// Whether the temperatures also govern a Gumbel root's move choice: its Gumbel noise is scaled by the
+    /// temperature at the ply, so the move is drawn as from softmax((logits + sigma(q)) / T) and, once T is
+    /// low, the search's best is played. Off, the Gumbel root samples at T = 1 all game (the paper's self-play),
+    /// and a side that a single bad move costs the game (Bagh Chal's goats) makes one in many of its moves.
+    pub gumbel_temperature: bool,
     /// Resign when the root value for the side to move stays below this for `resign_consecutive` of its own
     /// move-starting searches; -1 or less switches resignation off.
     pub resign_threshold: f32,
@@ -138,6 +143,7 @@ impl Default for SelfPlayConfig {
             temperature_start: 1.0,
             temperature_end: 0.1,
             temperature_decay_plies: 30,
+            gumbel_temperature: false,
             resign_threshold: -0.95,
             resign_consecutive: 3,
             resign_check_fraction: 0.1,
@@ -285,6 +291,15 @@ impl SelfPlayConfig {
     pub fn simulations_for(&self, side: Side, base: u32) -> u32 {
         let scaled = (base as f64 * self.side_simulations[side.index()] as f64).round();
         scaled.clamp(1.0, MAX_SIMULATIONS as f64) as u32
+    }
+
+    /// The Gumbel root's noise scale at `ply`: the temperature there with `gumbel_temperature`, else 1.
+    pub fn gumbel_noise_scale_at(&self, ply: u32) -> f32 {
+        if self.gumbel_temperature {
+            self.temperature_at(ply)
+        } else {
+            1.0
+        }
     }
 
     /// The move-selection temperature at `ply`: linear from start to end over the decay plies.

@@ -287,6 +287,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         };
         let budget = c.simulations_for(search.game().to_move(), base);
         let noise = full && c.search.root_noise();
+        search.set_gumbel_noise_scale(c.gumbel_noise_scale_at(search.game().ply()));
         search.begin(budget, full, noise);
     }
 

@@ -126,6 +126,21 @@ fn play_with<G: Encoding + Heuristic>(
     (stats, sink)
 }
 
+/// Plays `games` games of `config` with the uniform evaluator: no chance in the evaluations.
+fn play_uniform<G: Encoding + Heuristic>(config: &SelfPlayConfig, rules: &G::Rules, games: usize) -> MemorySink {
+    let mut sink = MemorySink::default();
+    run_selfplay::<G, _, _>(
+        config,
+        rules,
+        games,
+        |_| Ok(UniformEvaluator),
+        &mut sink,
+        &Progress::default(),
+    )
+    .unwrap();
+    sink
+}
+
 fn play<G: Encoding + Heuristic>(options: &[&str], root: RootSearch, workers: usize, games: usize) -> MemorySink {
     let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
     let rules = G::parse_rules(None, &options).unwrap();
@@ -238,17 +253,7 @@ fn policy_surprise_weighting_repeats_or_drops_full_searches_and_keeps_cheap_ones
 #[test]
 fn uniform_evaluator_games_are_recorded_too() {
     let rules = Bashni::parse_rules(None, &["max_plies=30".to_string()]).unwrap();
-    let mut sink = MemorySink::default();
-    let config = small_config(RootSearch::Puct, 1);
-    run_selfplay::<Bashni, _, _>(
-        &config,
-        &rules,
-        2,
-        |_| Ok(UniformEvaluator),
-        &mut sink,
-        &Progress::default(),
-    )
-    .unwrap();
+    let sink = play_uniform::<Bashni>(&small_config(RootSearch::Puct, 1), &rules, 2);
     assert_eq!(sink.games.len(), 2, "both games recorded");
     for (game, positions) in &sink.games {
         assert!(!positions.is_empty(), "{}: no position recorded", game.game_id);
@@ -587,4 +592,29 @@ fn without_bootstrap_nodes_generation_zero_plays_the_rollout_search() {
         ),
         (1.0, SparringSide::Both, true, 400)
     );
+}
+
+#[test]
+fn with_gumbel_temperature_at_zero_the_gumbel_root_plays_its_best_and_the_games_agree() {
+    // A uniform evaluator leaves the Gumbel noise as the only chance in a game: at T = 1 the games part, at
+    // T = 0 with `gumbel_temperature` every game plays the same moves.
+    let rules = Bashni::parse_rules(None, &["max_plies=30".to_string()]).unwrap();
+    let moves_of = |gumbel_temperature: bool| {
+        let config = SelfPlayConfig {
+            gumbel_temperature,
+            temperature_start: 0.0,
+            temperature_end: 0.0,
+            full_search_prob: 1.0,
+            resign_threshold: -1.0,
+            ..small_config(RootSearch::Gumbel, 1)
+        };
+        let sink = play_uniform::<Bashni>(&config, &rules, 3);
+        let moves: Vec<Vec<String>> = sink.games.iter().map(|(game, _)| game.moves.clone()).collect();
+        assert_eq!(moves.len(), 3);
+        moves
+    };
+    let greedy = moves_of(true);
+    assert!(greedy.iter().all(|m| *m == greedy[0]), "{greedy:?}");
+    let sampled = moves_of(false);
+    assert!(sampled.iter().any(|m| *m != sampled[0]), "{sampled:?}");
 }
