@@ -211,8 +211,14 @@ impl SelfPlayConfig {
                 return fail(key, "must be within [0, 1]");
             }
         }
-        if self.temperature_start < 0.0 || self.temperature_end < 0.0 {
-            return fail("temperature_start", "temperatures must not be negative");
+        // A NaN passes a plain `< 0`; it and an infinity would garble every move choice.
+        for (key, t) in [
+            ("temperature_start", self.temperature_start),
+            ("temperature_end", self.temperature_end),
+        ] {
+            if !(t.is_finite() && t >= 0.0) {
+                return fail(key, &format!("must be a number 0 or above, got {t}"));
+            }
         }
         // Upper bounds too: each worker holds a network and each game in flight a tree, so a typo of a few
         // zeros must be refused here rather than abort after allocating gigabytes.

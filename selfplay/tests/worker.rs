@@ -618,3 +618,21 @@ fn with_gumbel_temperature_at_zero_the_gumbel_root_plays_its_best_and_the_games_
     let sampled = moves_of(false);
     assert!(sampled.iter().any(|m| *m != sampled[0]), "{sampled:?}");
 }
+
+#[test]
+fn a_negative_or_non_finite_temperature_is_refused_by_its_name() {
+    for (start, end, key) in [
+        (-0.5, 0.1, "temperature_start"),
+        (f32::NAN, 0.1, "temperature_start"),
+        (1.0, -1.0, "temperature_end"),
+        (1.0, f32::INFINITY, "temperature_end"),
+    ] {
+        let config = SelfPlayConfig {
+            temperature_start: start,
+            temperature_end: end,
+            ..SelfPlayConfig::default()
+        };
+        assert_eq!(config.validate().unwrap_err().key, key, "{start} {end}");
+    }
+    assert!(SelfPlayConfig::default().validate().is_ok());
+}
