@@ -147,11 +147,32 @@ impl SearchConfig {
         if !(0.0..=1.0).contains(&self.dirichlet_fraction) {
             return fail("dirichlet_fraction", "must be within [0, 1]");
         }
-        if self.c_puct <= 0.0 || self.c_puct_base < 0.0 {
-            return fail("c_puct", "c_puct must be positive and c_puct_base not negative");
+        // A NaN passes every plain comparison, and it or an infinity would garble every score in the tree: each
+        // is refused by its own key.
+        for (key, value) in [
+            ("c_puct", self.c_puct),
+            ("dirichlet_alpha_total", self.dirichlet_alpha_total),
+        ] {
+            if !(value.is_finite() && value > 0.0) {
+                return fail(key, &format!("must be a finite number above 0, got {value}"));
+            }
         }
-        if self.dirichlet_alpha_total <= 0.0 {
-            return fail("dirichlet_alpha_total", "must be positive");
+        for (key, value) in [
+            ("c_puct_base", self.c_puct_base),
+            ("gumbel_c_visit", self.gumbel_c_visit),
+            ("gumbel_c_scale", self.gumbel_c_scale),
+            ("virtual_loss", self.virtual_loss),
+        ] {
+            if !(value.is_finite() && value >= 0.0) {
+                return fail(key, &format!("must be a finite number 0 or above, got {value}"));
+            }
+        }
+        // A negative reduction is an optimistic first-play urgency: odd, but a search all the same.
+        if !self.fpu_reduction.is_finite() {
+            return fail(
+                "fpu_reduction",
+                &format!("must be a finite number, got {}", self.fpu_reduction),
+            );
         }
         if self.gumbel_actions < 1 {
             return fail("gumbel_actions", "must be at least 1");

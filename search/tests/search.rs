@@ -9,7 +9,7 @@ use zero_games::bashni::Bashni;
 use zero_games::tours::Tours;
 use zero_games::{ActionList, Game};
 use zero_search::UniformEvaluator;
-use zero_search::{GameSearch, RolloutEvaluator, RootSearch, search_blocking};
+use zero_search::{GameSearch, RolloutEvaluator, RootSearch, SearchConfig, search_blocking};
 
 #[test]
 fn root_child_visits_sum_to_simulations_plus_the_carried_subtree() {
@@ -185,4 +185,35 @@ fn multi_jump_wins_are_backed_up_as_wins() {
         "black wins by f8:d6:f4: root value {}",
         result.root_value
     );
+}
+
+#[test]
+fn a_non_finite_or_out_of_range_search_setting_is_refused_by_its_name() {
+    type Set = fn(&mut SearchConfig, f32);
+    let settings: [(&str, Set, f32); 7] = [
+        ("c_puct", |c, v| c.c_puct = v, 0.0),
+        ("c_puct_base", |c, v| c.c_puct_base = v, -1.0),
+        ("dirichlet_alpha_total", |c, v| c.dirichlet_alpha_total = v, 0.0),
+        ("gumbel_c_visit", |c, v| c.gumbel_c_visit = v, -1.0),
+        ("gumbel_c_scale", |c, v| c.gumbel_c_scale = v, -0.5),
+        ("virtual_loss", |c, v| c.virtual_loss = v, -1.0),
+        ("fpu_reduction", |c, v| c.fpu_reduction = v, f32::NEG_INFINITY),
+    ];
+    for (key, set, out_of_range) in settings {
+        for bad in [f32::NAN, f32::INFINITY, out_of_range] {
+            let mut config = SearchConfig::default();
+            set(&mut config, bad);
+            let err = config.validate().unwrap_err();
+            assert_eq!(err.key, key, "{key} = {bad}: {err}");
+        }
+    }
+    // The edges that still make a search: no growth of c, no virtual loss, an optimistic first-play urgency.
+    let edges = SearchConfig {
+        c_puct_base: 0.0,
+        virtual_loss: 0.0,
+        fpu_reduction: -0.5,
+        ..SearchConfig::default()
+    };
+    assert_eq!(edges.validate(), Ok(()));
+    assert_eq!(SearchConfig::default().validate(), Ok(()));
 }
