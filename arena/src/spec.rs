@@ -7,7 +7,9 @@ use std::fmt;
 use std::path::PathBuf;
 use zero_search::RootSearch;
 use zero_search::alphabeta::SearchLimit;
-use zero_search::config::{MAX_LEAF_BATCH, PLAY_LEAF_BATCH, PLAY_TREE_REUSE, SearchConfig};
+use zero_search::config::{
+    MAX_LEAF_BATCH, MAX_MOVE_TIME_MS, MAX_SIMULATIONS, PLAY_LEAF_BATCH, PLAY_TREE_REUSE, SearchConfig,
+};
 
 /// Why a player spec was refused; each names the part that is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -93,6 +95,11 @@ pub struct PlayerSpec {
 }
 
 const DEFAULT_MCTS_SIMS: u32 = 200;
+/// The most nodes an `alphabeta:nodes=N` move may search: minutes at the engine's one to three million nodes a
+/// second, so that a typo of a few zeros is refused rather than freezing the match.
+const MAX_ALPHABETA_NODES: u64 = 1_000_000_000;
+// The parser's messages say these bounds in words: a change to one must change its words too.
+const _: () = assert!(MAX_MOVE_TIME_MS == 600_000 && MAX_SIMULATIONS == 1_000_000);
 /// The number format of `ckpt:` players unless `precision=` says otherwise: f32. At the timed search's batches
 /// of 32 leaves f32 ran 1.55 times the simulations of bf16 on a CPU with native bf16 and scored better against
 /// alpha-beta at equal time (`docs/experiments.md`); bf16 pays only at self-play's batches of about 250.
@@ -232,6 +239,30 @@ impl<'a> SpecParts<'a> {
         u32::try_from(self.number(key, value)?).map_err(|_| self.bad_number(key, value, "an integer below 2^32"))
     }
 
+    /// An integer within `range`; `expected` says the range in words.
+    fn bounded(
+        &self,
+        key: &str,
+        value: &str,
+        range: std::ops::RangeInclusive<u64>,
+        expected: &'static str,
+    ) -> Result<u64, SpecError> {
+        match self.number(key, value)? {
+            n if range.contains(&n) => Ok(n),
+            _ => Err(self.bad_number(key, value, expected)),
+        }
+    }
+
+    /// A move's time, `ms=N`: 1 millisecond to [`MAX_MOVE_TIME_MS`] (ten minutes).
+    fn move_time(&self, key: &str, value: &str) -> Result<u64, SpecError> {
+        self.bounded(
+            key,
+            value,
+            1..=u64::from(MAX_MOVE_TIME_MS),
+            "from 1 to 600000 milliseconds",
+        )
+    }
+
     /// A decimal number within `range`; `expected` says the range in words.
     fn decimal(
         &self,
@@ -255,8 +286,11 @@ impl<'a> SpecParts<'a> {
                     0 => return Err(self.bad_number(key, value, "a depth of at least 1")),
                     depth => limit.depth = Some(depth),
                 },
-                "nodes" => limit.nodes = Some(self.number(key, value)?),
-                "ms" => limit.millis = Some(self.number(key, value)?),
+                "nodes" => {
+                    let nodes = self.bounded(key, value, 1..=MAX_ALPHABETA_NODES, "from 1 to 1000000000 nodes")?;
+                    limit.nodes = Some(nodes);
+                }
+                "ms" => limit.millis = Some(self.move_time(key, value)?),
                 _ => return Err(self.unknown("alphabeta", key, "depth, nodes, ms, name")),
             }
         }
@@ -268,7 +302,10 @@ impl<'a> SpecParts<'a> {
         let mut simulations = DEFAULT_MCTS_SIMS;
         for &(key, value) in &self.pairs {
             match key {
-                "sims" => simulations = self.small(key, value)?.max(1),
+                "sims" => {
+                    let range = 1..=u64::from(MAX_SIMULATIONS);
+                    simulations = self.bounded(key, value, range, "from 1 to 1000000 simulations")? as u32;
+                }
                 _ => return Err(self.unknown("mcts", key, "sims, name")),
             }
         }
@@ -300,11 +337,11 @@ impl<'a> SpecParts<'a> {
                     level = Some(zero_search::Level::parse(value).map_err(|e| self.bad_value(key, value, e))?);
                 }
                 "temp" => temperature = self.decimal(key, value, 0.0..=10.0, "a temperature from 0 to 10")?,
-                "sims" => simulations = self.small(key, value)?,
-                "ms" => match self.number(key, value)? {
-                    0 => return Err(self.bad_number(key, value, "at least 1 millisecond")),
-                    ms => millis = Some(ms),
-                },
+                "sims" => {
+                    let range = 0..=u64::from(MAX_SIMULATIONS);
+                    simulations = self.bounded(key, value, range, "from 0 to 1000000 simulations")? as u32;
+                }
+                "ms" => millis = Some(self.move_time(key, value)?),
                 "device" => device = value.parse().map_err(|e| self.bad_value(key, value, e))?,
                 "root" => root = value.parse().map_err(|e| self.bad_value(key, value, e))?,
                 "precision" => precision = value.parse().map_err(|e| self.bad_value(key, value, e))?,
@@ -328,7 +365,8 @@ impl<'a> SpecParts<'a> {
             spec: self.spec.to_string(),
         })?;
         if millis.is_some() && self.pairs.iter().any(|&(key, _)| key == "sims") {
-            return Err(self.bad_value("ms", "", "give sims=N or ms=N, not both"));
+            let ms = millis.unwrap_or_default().to_string();
+            return Err(self.bad_value("ms", &ms, "give sims=N or ms=N, not both"));
         }
         if level.is_some() && self.pairs.iter().any(|&(k, _)| k == "sims" || k == "ms" || k == "temp") {
             return Err(self.bad_value(

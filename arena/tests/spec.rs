@@ -233,3 +233,33 @@ fn checkpoint_strength_levels_set_simulations_and_temperature() {
         assert!(err.contains(says), "{spec}: {err}");
     }
 }
+
+#[test]
+fn a_search_budget_past_its_bound_is_refused_naming_the_key() {
+    let refused = |s: &str, key: &str| match PlayerSpec::parse(s) {
+        Err(SpecError::BadNumber { key: k, .. }) => assert_eq!(k, key, "{s}"),
+        other => panic!("{s}: {other:?}"),
+    };
+    // A typo of a few zeros would otherwise freeze a match for days, or fill memory with one tree.
+    refused("alphabeta:ms=99999999999", "ms");
+    refused("alphabeta:ms=0", "ms");
+    refused("alphabeta:nodes=0", "nodes");
+    refused("alphabeta:nodes=100000000000", "nodes");
+    refused("ckpt:a.safetensors,ms=600001", "ms");
+    refused("ckpt:a.safetensors,sims=4000000000", "sims");
+    refused("ckpt:a.safetensors,sims=1000001", "sims");
+    refused("mcts:sims=0", "sims");
+    refused("mcts:sims=2000000", "sims");
+    let limit = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
+        PlayerKind::AlphaBeta(limit) => limit,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(limit("alphabeta:ms=600000").millis, Some(600_000));
+    assert_eq!(limit("alphabeta:nodes=1000000000").nodes, Some(1_000_000_000));
+    assert!(PlayerSpec::parse("ckpt:a.safetensors,sims=1000000").is_ok());
+    assert!(PlayerSpec::parse("ckpt:a.safetensors,ms=600000").is_ok());
+    let text = PlayerSpec::parse("ckpt:a.safetensors,sims=8,ms=100")
+        .unwrap_err()
+        .to_string();
+    assert!(text.contains("\"100\"") && text.contains("not both"), "{text}");
+}

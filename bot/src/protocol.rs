@@ -8,7 +8,7 @@ use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 use zero_games::Encoding;
-use zero_search::config::MAX_SIMULATIONS;
+use zero_search::config::{MAX_MOVE_TIME_MS, MAX_SIMULATIONS};
 use zero_search::{Budget, root_moves};
 
 /// One line of the protocol, parsed and checked against the rules: nothing of it is applied yet.
@@ -213,9 +213,6 @@ fn set_position<G: Encoding>(rules: &G::Rules, args: &[&str]) -> Result<G, Strin
     Ok(game)
 }
 
-/// The longest `go movetime`, in milliseconds: ten minutes, longer than any game clock gives one move.
-pub const MAX_GO_MOVETIME_MS: u32 = 600_000;
-
 /// The limit of `go [sims N | movetime MS | infinite]`.
 fn parse_go(args: &[&str]) -> Result<GoLimit, String> {
     match args {
@@ -227,7 +224,7 @@ fn parse_go(args: &[&str]) -> Result<GoLimit, String> {
             MAX_SIMULATIONS,
         )?))),
         ["movetime", ms] => Ok(GoLimit::Budget(Budget::MoveTime(Duration::from_millis(
-            parse_bounded(ms, "movetime", MAX_GO_MOVETIME_MS)?.into(),
+            parse_bounded(ms, "movetime", MAX_MOVE_TIME_MS)?.into(),
         )))),
         _ => Err(format!(
             "bad go {:?}: expected go [sims N | movetime MS | infinite]",
@@ -246,11 +243,7 @@ fn parse_option(args: &[&str]) -> Result<BotOption, String> {
     };
     match name.to_ascii_lowercase().as_str() {
         "sims" => Ok(BotOption::Sims(parse_bounded(value, "sims", MAX_SIMULATIONS)?)),
-        "movetime" => Ok(BotOption::MoveTime(parse_bounded(
-            value,
-            "movetime",
-            MAX_GO_MOVETIME_MS,
-        )?)),
+        "movetime" => Ok(BotOption::MoveTime(parse_bounded(value, "movetime", MAX_MOVE_TIME_MS)?)),
         "level" => zero_search::Level::parse(value).map(BotOption::Level),
         "multipv" => match value.parse::<u32>() {
             Ok(k) if k <= MAX_MULTIPV => Ok(BotOption::MultiPv(k)),

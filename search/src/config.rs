@@ -43,6 +43,10 @@ pub const MAX_LEAF_BATCH: u32 = 256;
 /// The most simulations one search may be given: a tree of about a gigabyte, minutes of thinking on a CPU. A
 /// bound, so that no config, spec or protocol line asks for a search that never ends or exhausts memory.
 pub const MAX_SIMULATIONS: u32 = 1_000_000;
+/// The longest time one move may be given, in milliseconds: ten minutes, longer than any game clock gives one move.
+/// A bound, so that a typo of a few zeros in a player spec or a protocol line is refused rather than freezing a
+/// match or a session for days.
+pub const MAX_MOVE_TIME_MS: u32 = 600_000;
 
 /// Search settings. Every field has a default, so a config names only what it changes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
