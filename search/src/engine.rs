@@ -11,12 +11,14 @@
 //!
 //! A timed search gathers `leaf_batch` leaves (kept apart by virtual loss) for each evaluator call, because a
 //! network evaluates a batch in little more than the time of one position; a budget of simulations searches leaf
-//! by leaf, so that it is the same search on any machine.
+//! by leaf, so that it is the same search on any machine. A timed search is one search checked against the clock
+//! after every chunk: a Gumbel root keeps its candidates and plans its sequential halving over the simulations
+//! the time left affords at the rate so far.
 
 use crate::config::{MAX_SIMULATIONS, SearchConfig};
 use crate::evaluator::Evaluator;
 use crate::level::sample_policy;
-use crate::search::{GameSearch, search_blocking};
+use crate::search::{GameSearch, search_blocking, search_to_budget};
 use crate::tree::{NodeState, ROOT, Tree};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -218,13 +220,22 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             }
             return search;
         }
-        GameSearch::new(game.clone(), self.config.root)
+        self.fresh_search(game)
+    }
+
+    /// A new search of `game`. Its Gumbel root (with `root = gumbel`) takes the top candidates by prior, with no
+    /// Gumbel noise: the noise explores for self-play's targets, and play wants the search's own choice (as mctx
+    /// advises for perfect-information games); a strength level's variety comes from its temperature.
+    fn fresh_search(&self, game: &G) -> GameSearch<G> {
+        let mut search = GameSearch::new(game.clone(), self.config.root);
+        search.set_gumbel_noise_scale(0.0);
+        search
     }
 
     /// One search of `game` within `budget`, for its judgement alone: the root value, the expected line of
     /// actions and the simulations run.
     pub fn analyse(&mut self, game: &G, budget: Budget) -> (f32, Vec<Action>, u32) {
-        let mut search = GameSearch::new(game.clone(), self.config.root);
+        let mut search = self.fresh_search(game);
         let simulations = self.run(&mut search, budget, Instant::now(), &mut |_| true);
         let result = search.finish(0.0, &mut self.rng);
         (
@@ -258,10 +269,16 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             }
             Budget::MoveTime(limit) => {
                 let chunk = TIMED_CHUNK.max(config.leaf_batch);
-                let mut total = 0;
+                let question = Instant::now();
+                // One search for the whole question, a chunk at a time. Until the first chunk is timed the
+                // move's simulations are unknown, so a Gumbel root's first phase is planned as if unbounded
+                // (the chunk spread over its candidates); after each chunk the plan is what the time left
+                // affords at this question's rate so far.
+                search.begin(chunk, false, false);
+                search.set_budget(chunk, MAX_SIMULATIONS);
                 loop {
-                    search_blocking(search, evaluator, config, chunk, false, rng);
-                    total += search.completed();
+                    search_to_budget(search, evaluator, config, rng);
+                    let total = search.completed();
                     let progress = Progress {
                         tree: search.tree(),
                         simulations: total,
@@ -272,6 +289,10 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                     {
                         return total;
                     }
+                    let rate = f64::from(total) / question.elapsed().as_secs_f64().max(1e-6);
+                    let left = limit.saturating_sub(progress.elapsed).as_secs_f64();
+                    let plan = (f64::from(total) + rate * left).min(f64::from(MAX_SIMULATIONS)) as u32;
+                    search.set_budget(total + chunk, plan);
                 }
             }
         }

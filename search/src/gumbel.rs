@@ -20,8 +20,11 @@ pub struct GumbelRoot {
     /// Simulations started below each child in this search (tree reuse carries visits that do not count here).
     started_here: Vec<u32>,
     survivors: Vec<usize>,
+    /// Per-survivor number of simulations reached when the current phase began.
+    phase_start: u32,
     /// Per-survivor number of simulations to reach before the phase ends.
     phase_target: u32,
+    /// The simulations the halving is scheduled over (see [`GumbelRoot::replan`]).
     budget: u32,
     phases: u32,
     c_visit: f32,
@@ -59,6 +62,7 @@ impl GumbelRoot {
             logits,
             started_here: vec![0; n],
             survivors: order,
+            phase_start: 0,
             phase_target: 0,
             budget,
             phases,
@@ -72,6 +76,14 @@ impl GumbelRoot {
     /// Extra simulations per survivor in the current phase: the budget split evenly over phases and survivors.
     fn phase_step(&self) -> u32 {
         (self.budget / (self.phases * self.survivors.len() as u32)).max(1)
+    }
+
+    /// Schedules the phases from the current one on over `budget` simulations in all, in place of the budget
+    /// the root was sampled with. A timed search learns its budget only as it goes: it replans after each chunk
+    /// from the rate so far, so that one halving spans the whole move instead of starting over every chunk.
+    pub fn replan(&mut self, budget: u32) {
+        self.budget = budget;
+        self.phase_target = self.phase_start + self.phase_step();
     }
 
     /// Notes a simulation started below root child `index`.
@@ -97,6 +109,7 @@ impl GumbelRoot {
                     .sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
                 self.survivors.truncate(self.survivors.len().div_ceil(2));
             }
+            self.phase_start = self.phase_target;
             self.phase_target += self.phase_step();
         }
     }

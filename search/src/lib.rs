@@ -39,5 +39,5 @@ pub use engine::{
 pub use evaluator::{EvalRequest, Evaluation, Evaluator, UniformEvaluator, legal_softmax, softmax_in_place};
 pub use level::{LEVELS, Level, LevelSearch};
 pub use rollout::RolloutEvaluator;
-pub use search::{GameSearch, LeafStep, SearchResult, policy_surprise, search_blocking};
+pub use search::{GameSearch, LeafStep, SearchResult, policy_surprise, search_blocking, search_to_budget};
 pub use tree::{Node, NodeId, NodeState, Tree};

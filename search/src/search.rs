@@ -55,6 +55,9 @@ pub struct GameSearch<G: Game> {
     tree: Tree,
     root_game: G,
     budget: u32,
+    /// The simulations a Gumbel root's sequential halving is scheduled over: the budget, or more for a search
+    /// that goes on past it ([`GameSearch::set_budget`]).
+    plan: u32,
     started: u32,
     completed: u32,
     full: bool,
@@ -73,6 +76,7 @@ impl<G: Game> GameSearch<G> {
             tree: Tree::new(game.to_move()),
             root_game: game,
             budget: 0,
+            plan: 0,
             started: 0,
             completed: 0,
             full: false,
@@ -96,12 +100,24 @@ impl<G: Game> GameSearch<G> {
     /// mode when `noise` is set).
     pub fn begin(&mut self, budget: u32, full: bool, noise: bool) {
         self.budget = budget;
+        self.plan = budget;
         self.started = 0;
         self.completed = 0;
         self.full = full;
         self.noise = noise;
         self.gumbel = None;
         self.root_prepared = false;
+    }
+
+    /// Lets the search begun go on to `budget` simulations in all, its Gumbel root (if any) scheduling its halving
+    /// over `plan` (at least `budget`) from the current phase on: a timed search raises both after every chunk,
+    /// so that one sequential halving spans the whole move. Root noise and the Gumbel sample are kept.
+    pub fn set_budget(&mut self, budget: u32, plan: u32) {
+        self.budget = budget.max(self.started);
+        self.plan = plan.max(self.budget);
+        if let Some(g) = self.gumbel.as_mut() {
+            g.replan(self.plan);
+        }
     }
 
     /// Scales the Gumbel root's noise in the searches from now on (1 until set; a Gumbel root only): the move is
@@ -140,7 +156,7 @@ impl<G: Game> GameSearch<G> {
                 self.gumbel = Some(GumbelRoot::new(
                     &self.tree,
                     config.gumbel_actions,
-                    self.budget,
+                    self.plan,
                     config.gumbel_c_visit,
                     config.gumbel_c_scale,
                     self.gumbel_noise_scale,
@@ -331,9 +347,20 @@ pub fn search_blocking<G: Game, E: Evaluator<G>, R: Rng>(
     full: bool,
     rng: &mut R,
 ) {
-    let params = PuctParams::from_config(config);
     let noise = full && config.dirichlet_fraction > 0.0;
     search.begin(budget, full, noise);
+    search_to_budget(search, evaluator, config, rng);
+}
+
+/// Runs the search begun on `search` (and perhaps given more by [`GameSearch::set_budget`]) until its budget is
+/// done, `config.leaf_batch` leaves per evaluator call as in [`search_blocking`].
+pub fn search_to_budget<G: Game, E: Evaluator<G>, R: Rng>(
+    search: &mut GameSearch<G>,
+    evaluator: &mut E,
+    config: &SearchConfig,
+    rng: &mut R,
+) {
+    let params = PuctParams::from_config(config);
     let batch = config.leaf_batch.max(1) as usize;
     // Each slot's path, position and legal actions are kept from round to round and overwritten in place.
     let mut slots: Vec<(Vec<NodeId>, G, ActionList)> = Vec::with_capacity(batch);

@@ -7,6 +7,7 @@ use common::position;
 use std::time::{Duration, Instant};
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
+use zero_games::tours::Tours;
 use zero_games::{Action, ActionList, Game};
 use zero_search::{
     Budget, Engine, EvalRequest, Evaluation, Evaluator, RolloutEvaluator, RootSearch, SearchConfig, UniformEvaluator,
@@ -160,6 +161,29 @@ fn a_batched_timed_search_still_finds_the_capture() {
     let thought = engine.think(&game, Budget::MoveTime(Duration::from_millis(40)));
     assert_eq!(game.format_move(&thought.mv), "a1xc3");
     assert!(thought.simulations >= 32, "{}", thought.simulations);
+}
+
+#[test]
+fn a_timed_gumbel_root_halves_one_set_of_candidates_over_the_whole_move() {
+    // More legal moves than the m = 16 candidates, all alike to the evaluator: a search that drew new
+    // candidates or began its halving again every chunk would spread its visits over most of them.
+    let game: Tours = position("start");
+    let mut legal = ActionList::new();
+    game.legal_actions(&mut legal);
+    assert!(legal.len() > 16, "{} legal actions", legal.len());
+    let config = SearchConfig {
+        leaf_batch: 32,
+        ..SearchConfig::for_play(RootSearch::Gumbel, 1)
+    };
+    let mut engine = Engine::seeded(UniformEvaluator, config, 6);
+    let thought = engine.think(&game, Budget::MoveTime(Duration::from_millis(200)));
+    let visits: Vec<u32> = thought.root_moves.iter().map(|m| m.visits).collect();
+    assert!(visits.len() <= 16, "{} actions visited: {visits:?}", visits.len());
+    assert!(
+        visits.len() == 16 && visits[0] > 4 * visits[8],
+        "the survivors of the later phases get more: {visits:?}"
+    );
+    assert_eq!(visits.iter().sum::<u32>(), thought.simulations);
 }
 
 #[test]

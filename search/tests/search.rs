@@ -9,7 +9,8 @@ use zero_games::bashni::Bashni;
 use zero_games::tours::Tours;
 use zero_games::{ActionList, Game};
 use zero_search::UniformEvaluator;
-use zero_search::{GameSearch, RolloutEvaluator, RootSearch, SearchConfig, search_blocking};
+use zero_search::config::MAX_SIMULATIONS;
+use zero_search::{GameSearch, RolloutEvaluator, RootSearch, SearchConfig, search_blocking, search_to_budget};
 
 #[test]
 fn root_child_visits_sum_to_simulations_plus_the_carried_subtree() {
@@ -131,6 +132,45 @@ fn a_gumbel_root_with_its_noise_scaled_to_zero_chooses_alike_whatever_the_seed()
     };
     assert_eq!(choices(0.0), 1, "without noise the choice is the search's own");
     assert!(choices(1.0) > 1, "the Gumbel sample varies the choice");
+}
+
+#[test]
+fn a_gumbel_search_given_more_budget_keeps_one_sequential_halving_planned_over_it() {
+    // The Tours start has more legal moves than the m = 16 candidates: four phases of halving.
+    let game = Tours::start(&Tours::parse_rules(None, &[]).unwrap());
+    let config = config(RootSearch::Gumbel);
+    let visits = |search: &GameSearch<Tours>| {
+        let mut v = search.tree().root_child_visits();
+        v.retain(|&n| n > 0);
+        v.sort_unstable_by(|a, b| b.cmp(a));
+        v
+    };
+    // A timed search's start: one chunk with the budget unknown spreads over the candidates...
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut timed = GameSearch::new(game.clone(), RootSearch::Gumbel);
+    timed.begin(32, false, false);
+    timed.set_budget(32, MAX_SIMULATIONS);
+    search_to_budget(&mut timed, &mut RolloutEvaluator::new(4, 60), &config, &mut rng);
+    assert_eq!(visits(&timed), vec![2; 16]);
+    // ...and once the budget is known, the phases go on over it: 640 / (4 phases x 16, 8, 4, 2 survivors)
+    // more visits a survivor each phase, as a search planned for 640 from the start gives.
+    timed.set_budget(640, 640);
+    search_to_budget(&mut timed, &mut RolloutEvaluator::new(4, 60), &config, &mut rng);
+    let expected: Vec<u32> = [[150; 2].as_slice(), &[70; 2], &[30; 4], &[10; 8]].concat();
+    assert_eq!(visits(&timed), expected);
+    assert_eq!(timed.completed(), 640);
+
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut planned = GameSearch::new(game, RootSearch::Gumbel);
+    search_blocking(
+        &mut planned,
+        &mut RolloutEvaluator::new(4, 60),
+        &config,
+        640,
+        false,
+        &mut rng,
+    );
+    assert_eq!(visits(&planned), expected);
 }
 
 #[test]
