@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use zero_arena::Standings;
 use zero_bot::{ExportOptions, LevelRating, SearchDefaults};
 use zero_games::{GameKind, with_game};
-use zero_search::RootSearch;
+use zero_search::{RootSearch, SideRoots};
 
 #[derive(Args, Debug, Clone)]
 pub struct ExportArgs {
@@ -18,9 +18,10 @@ pub struct ExportArgs {
     /// Default simulations per move recorded in the manifest (default: the run's self-play search, else 200).
     #[arg(long)]
     pub sims: Option<u32>,
-    /// Default root search recorded in the manifest: puct or gumbel (default: the run's, else puct).
+    /// Default root search recorded in the manifest: puct or gumbel, or one for each side as FIRST/SECOND
+    /// (gumbel/puct) (default: the run's, else puct).
     #[arg(long)]
-    pub root: Option<RootSearch>,
+    pub root: Option<SideRoots>,
     /// The standings of a round robin of this network's levels (`zero eval --out FILE` with players
     /// `ckpt:CKPT,level=NAME,name=NAME` and the anchors): recorded in the manifest and shown beside the level
     /// where the bot is played.
@@ -67,7 +68,7 @@ fn read_level_ratings(path: &Path, game: &str) -> Result<Vec<LevelRating>> {
 
 /// The search the checkpoint's run played with: its config's `selfplay.search`, when the checkpoint is a run
 /// directory's (`RUN_DIR` itself, or a file under `RUN_DIR/checkpoints/`).
-fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<(u32, RootSearch)>> {
+fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<(u32, SideRoots)>> {
     let from_file = checkpoint.parent().and_then(Path::parent);
     let Some(config) = run_dir
         .or(from_file)
@@ -99,7 +100,10 @@ pub fn run(args: ExportArgs) -> Result<()> {
     let options = ExportOptions {
         search: SearchDefaults {
             sims: args.sims.or(ran.map(|r| r.0)).unwrap_or(200),
-            root: args.root.or(ran.map(|r| r.1)).unwrap_or(RootSearch::Puct),
+            root: args
+                .root
+                .or(ran.map(|r| r.1))
+                .unwrap_or(SideRoots::both(RootSearch::Puct)),
         },
         elo,
         level_ratings: match &args.level_ratings {

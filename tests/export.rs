@@ -144,6 +144,25 @@ fn export_of_a_run_directory_takes_the_newest_generation_and_its_elo() {
         std::fs::read(bundle.join("network.safetensors")).unwrap(),
         std::fs::read(run.join("checkpoints/a.safetensors")).unwrap()
     );
+    // A root for each side, the first player's first, is recorded as written; a misspelt one is refused.
+    let split_bundle = dir.join("bundle-split");
+    let export_with_root = |root: &str| {
+        zero(&[
+            "export",
+            checkpoint.to_str().unwrap(),
+            "--out",
+            split_bundle.to_str().unwrap(),
+            "--root",
+            root,
+        ])
+    };
+    let out = export_with_root("gumbel/pcut");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("--root"), "{}", text(&out.stderr));
+    assert!(!split_bundle.exists());
+    let out = export_with_root("gumbel/puct");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(manifest(&split_bundle)["search"]["root"], "gumbel/puct");
 }
 
 #[test]

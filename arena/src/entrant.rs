@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use zero_games::Registered;
 use zero_model::{DeviceChoice, NetworkEvaluator, Precision};
-use zero_search::{Budget, CachedEvaluator, RootSearch, SearchConfig};
+use zero_search::{Budget, CachedEvaluator, SearchConfig, SideRoots};
 
 /// Positions a checkpoint player's evaluator remembers (one match's worth of repeated openings).
 const EVAL_CACHE: usize = 1 << 16;
@@ -79,13 +79,13 @@ impl<G: Registered> Entrant<G> {
         name: impl Into<String>,
         evaluator: Box<dyn zero_search::Evaluator<G> + Send>,
         simulations: u32,
-        root: RootSearch,
+        root: impl Into<SideRoots>,
     ) -> Self {
         let name = name.into();
         // The checkpoint player written from code, named after the evaluator, with `root` for its root.
         let mut spec = PlayerSpec::checkpoint(name.as_str(), simulations, DeviceChoice::Cpu).labelled(name.as_str());
         if let PlayerKind::Checkpoint { root: chosen, .. } = &mut spec.kind {
-            *chosen = root;
+            *chosen = root.into();
         }
         Entrant {
             spec,

@@ -1,15 +1,15 @@
 //! Player specifications as written on the command line: `random`, `greedy`, `alphabeta:depth=4`,
 //! `alphabeta:nodes=100000`, `alphabeta:ms=200`, `mcts:sims=200`,
-//! `ckpt:PATH,sims=64|ms=100|level=NAME[,temp=T][,root=puct|gumbel][,device=D][,precision=auto|f32|bf16][,batch=N][,reuse=on|off]`, each with an optional
+//! `ckpt:PATH,sims=64|ms=100|level=NAME[,temp=T][,root=puct|gumbel|FIRST/SECOND][,device=D][,precision=auto|f32|bf16][,batch=N][,reuse=on|off]`, each with an optional
 //! `name=LABEL`. Parsing knows no game; [`crate::Entrant`] turns a spec into players of one game.
 
 use std::fmt;
 use std::path::PathBuf;
-use zero_search::RootSearch;
 use zero_search::alphabeta::SearchLimit;
 use zero_search::config::{
     MAX_LEAF_BATCH, MAX_MOVE_TIME_MS, MAX_SIMULATIONS, PLAY_LEAF_BATCH, PLAY_TREE_REUSE, SearchConfig,
 };
+use zero_search::{RootSearch, SideRoots};
 
 /// Why a player spec was refused; each names the part that is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -63,7 +63,7 @@ pub enum PlayerKind {
         simulations: u32,
         millis: Option<u64>,
         device: zero_model::DeviceChoice,
-        root: RootSearch,
+        root: SideRoots,
         /// The number format the network evaluates in (`precision=auto|f32|bf16`, default [`PLAY_PRECISION`]).
         precision: zero_model::Precision,
         /// Leaves its timed search evaluates per network call (`batch=N`, default
@@ -104,8 +104,9 @@ const MAX_ALPHABETA_NODES: u64 = 1_000_000_000;
 pub const PLAY_PRECISION: zero_model::Precision = zero_model::Precision::F32;
 const DEFAULT_CKPT_SIMS: u32 = 64;
 /// The root search of `ckpt:` players unless `root=` says otherwise: PUCT, played at temperature 0 (the most
-/// visited action). Self-play's own default is Gumbel; `root=gumbel` gives that.
-pub const DEFAULT_CKPT_ROOT: RootSearch = RootSearch::Puct;
+/// visited action). Self-play's own default is Gumbel; `root=gumbel` gives that, and `root=gumbel/puct` a root
+/// for each side ([`SideRoots`]).
+pub const DEFAULT_CKPT_ROOT: SideRoots = SideRoots::both(RootSearch::Puct);
 /// The keys a `ckpt:` spec takes, as its refusal of another names them.
 const CKPT_KEYS: &str =
     "PATH (first), path, sims, ms, level, temp, root, device, precision, batch, reuse, cpuct, fpu, name";
@@ -469,10 +470,7 @@ impl PlayerSpec {
                 let searches = *simulations > 0 || millis.is_some() || level.is_some();
                 let mut spec = format!("ckpt:{file},{budget}");
                 if searches && *root != DEFAULT_CKPT_ROOT {
-                    spec.push_str(match root {
-                        RootSearch::Puct => ",root=puct",
-                        RootSearch::Gumbel => ",root=gumbel",
-                    });
+                    spec.push_str(&format!(",root={root}"));
                 }
                 if searches && *batch != PLAY_LEAF_BATCH {
                     spec.push_str(&format!(",batch={batch}"));

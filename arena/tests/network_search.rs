@@ -154,7 +154,7 @@ fn plays<G: Registered>(position: &str, expected: &str, sims: u32) {
     for root in [RootSearch::Puct, RootSearch::Gumbel] {
         let mut spec = PlayerSpec::checkpoint(&path, sims, DeviceChoice::Cpu).labelled("fresh");
         if let PlayerKind::Checkpoint { root: r, .. } = &mut spec.kind {
-            *r = root;
+            *r = root.into();
         }
         let entrant = Entrant::<G>::prepare(spec).unwrap();
         assert_eq!(entrant.name(), "fresh");
@@ -192,7 +192,9 @@ fn checkpoint_entrant_from_code() {
     assert_eq!(entrant.name(), "gen1");
     assert_eq!(entrant.spec.canonical(), "ckpt:fresh.safetensors,sims=8");
     match &entrant.spec.kind {
-        PlayerKind::Checkpoint { simulations, root, .. } => assert_eq!((*simulations, *root), (8, RootSearch::Puct)),
+        PlayerKind::Checkpoint { simulations, root, .. } => {
+            assert_eq!((*simulations, *root), (8, RootSearch::Puct.into()))
+        }
         other => panic!("{other:?}"),
     }
     // A checkpoint of another game is refused.

@@ -68,16 +68,46 @@ fn malformed_specs_name_the_wrong_part() {
     assert!(text.contains("not both"), "{text}");
 }
 
+fn canonical_of(spec: &str) -> String {
+    PlayerSpec::parse(spec).unwrap().canonical()
+}
+
 #[test]
 fn checkpoint_root_search() {
-    use zero_search::RootSearch;
+    use zero_search::{RootSearch, SideRoots};
     let root = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
         PlayerKind::Checkpoint { root, .. } => root,
         other => panic!("{other:?}"),
     };
-    assert_eq!(root("ckpt:x.safetensors,sims=16"), RootSearch::Puct);
-    assert_eq!(root("ckpt:x.safetensors,sims=16,root=puct"), RootSearch::Puct);
-    assert_eq!(root("ckpt:x.safetensors,sims=16,root=gumbel"), RootSearch::Gumbel);
+    assert_eq!(root("ckpt:x.safetensors,sims=16"), RootSearch::Puct.into());
+    assert_eq!(root("ckpt:x.safetensors,sims=16,root=puct"), RootSearch::Puct.into());
+    assert_eq!(
+        root("ckpt:x.safetensors,sims=16,root=gumbel"),
+        RootSearch::Gumbel.into()
+    );
+    // One root for each side, the first player's first.
+    let per_side = root("ckpt:x.safetensors,ms=100,root=gumbel/puct");
+    assert_eq!(
+        per_side,
+        SideRoots {
+            first: RootSearch::Gumbel,
+            second: RootSearch::Puct
+        }
+    );
+    assert_eq!(
+        canonical_of("ckpt:x.safetensors,root=gumbel/puct,ms=100"),
+        "ckpt:x.safetensors,ms=100,root=gumbel/puct"
+    );
+    // The same root twice is that root, written once.
+    assert_eq!(root("ckpt:x.safetensors,root=gumbel/gumbel"), RootSearch::Gumbel.into());
+    for bad in ["gumbel/", "/puct", "gumbel/puct/puct", "gumbel/alphabeta"] {
+        let err = PlayerSpec::parse(&format!("ckpt:x.safetensors,root={bad}")).unwrap_err();
+        assert!(
+            matches!(&err, SpecError::BadValue { key, .. } if key == "root"),
+            "root={bad}: {err:?}"
+        );
+        assert!(err.to_string().contains("FIRST/SECOND"), "{err}");
+    }
     let canonical = |s: &str| PlayerSpec::parse(s).unwrap().canonical();
     assert_eq!(canonical("ckpt:x.safetensors,root=puct"), "ckpt:x.safetensors,sims=64");
     assert_eq!(

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use zero_checkpoint::{CheckpointMeta, NetworkConfig};
 use zero_games::{Encoding, GameKind};
-use zero_search::RootSearch;
+use zero_search::SideRoots;
 
 /// Version of the manifest layout; a loader refuses any other.
 pub const MANIFEST_VERSION: u32 = 1;
@@ -83,8 +83,8 @@ impl LevelRating {
 pub struct SearchDefaults {
     /// Simulations per move when the user names none.
     pub sims: u32,
-    /// Root search: `puct` or `gumbel`.
-    pub root: RootSearch,
+    /// Root search: `puct` or `gumbel`, or one for each side, `FIRST/SECOND` (`gumbel/puct`).
+    pub root: SideRoots,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

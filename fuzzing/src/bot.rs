@@ -144,7 +144,7 @@ fn export_tiny<G: Encoding>(dir: &Path) -> Bundle {
     let out = dir.join(G::NAME);
     let search = SearchDefaults {
         sims: 4,
-        root: RootSearch::Puct,
+        root: RootSearch::Puct.into(),
     };
     zero_bot::export::<G>(
         &checkpoint,

@@ -40,6 +40,9 @@ pub struct LoopConfig {
     /// Games of that match played at once, each on a thread of its own with its own network copy; 0 = one per
     /// core. Fair while no other work shares the machine: each player then thinks on a whole core.
     pub eval_equal_time_parallel: usize,
+    /// The network's root search in that match (`puct`, `gumbel`, or one for each side, `gumbel/puct`; the
+    /// arena's `root=` key): PUCT, the arena's default, unless a game's sides search better apart.
+    pub eval_equal_time_root: zero_search::SideRoots,
     /// Play that match every this many generations (and always for the run's last one): where a generation
     /// takes a minute, 40 equal-time games a generation would take most of the run's time.
     pub eval_equal_time_every: u32,
@@ -79,6 +82,7 @@ impl Default for LoopConfig {
             eval_equal_time_ms: 0,
             eval_equal_time_games: 20,
             eval_equal_time_parallel: 0,
+            eval_equal_time_root: zero_arena::spec::DEFAULT_CKPT_ROOT,
             eval_equal_time_every: 1,
             eval_beside_selfplay: false,
             seed: 1,
@@ -224,6 +228,7 @@ pub const RESUMABLE_KEYS: &[&str] = &[
     "run.eval_equal_time_ms",
     "run.eval_equal_time_games",
     "run.eval_equal_time_parallel",
+    "run.eval_equal_time_root",
     "run.eval_equal_time_every",
     "run.eval_beside_selfplay",
     "selfplay.workers",
@@ -405,7 +410,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(legacy.selfplay.search.simulations, 7);
-        assert_eq!(legacy.selfplay.search.root, zero_search::RootSearch::Puct);
+        assert_eq!(legacy.selfplay.search.root, zero_search::RootSearch::Puct.into());
         assert_eq!(legacy.selfplay.workers, 2);
         // The nested table wins over a legacy key, and a --set of the old key still lands.
         let both = RunConfig::parse_with_overrides(

@@ -24,6 +24,7 @@ use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use zero_arena::{Entrant, MatchOptions, MatchRecord, OpeningBook, Standings, head_to_head, rate_records};
 use zero_games::{Game, Registered, Side};
+use zero_search::SideRoots;
 
 /// The player every rating is relative to, when the run's baselines include it.
 const ANCHOR: &str = "random";
@@ -205,12 +206,16 @@ pub fn equal_time<G: Registered>(
     }
     let checkpoint = dir.checkpoint(generation);
     let name = network_name(generation);
-    let network = Entrant::<G>::parse(&format!("ckpt:{},ms={ms},name={name}", checkpoint.display()))?;
+    let root = config.run.eval_equal_time_root;
+    let network = Entrant::<G>::parse(&format!(
+        "ckpt:{},ms={ms},root={root},name={name}",
+        checkpoint.display()
+    ))?;
     let opponent = Entrant::<G>::parse(&format!("alphabeta:ms={ms}"))?;
     let pairing = Pairing {
         a: &network,
         b: &opponent,
-        file: dir.equal_time_dir().join(format!("gen-{generation:04}-ms{ms}.jsonl")),
+        file: dir.equal_time_dir().join(equal_time_file(generation, ms, root)),
         first_opening: 0,
     };
     let at_once = match config.run.eval_equal_time_parallel {
@@ -229,6 +234,20 @@ pub fn equal_time<G: Registered>(
         result: match_score(&records, &name, opponent.name()),
         by_side: side_scores::<G>(&records, &name, opponent.name()),
     }))
+}
+
+/// The file of generation `generation`'s equal-time match: `gen-NNNN-msN.jsonl`, with the root search after the
+/// time where it is not the default (`gen-0004-ms100-gumbel-puct.jsonl`), so that a run resumed with another root
+/// plays its later matches afresh rather than adding to games played with the old one.
+fn equal_time_file(generation: u32, ms: u64, root: SideRoots) -> String {
+    if root == zero_arena::spec::DEFAULT_CKPT_ROOT {
+        format!("gen-{generation:04}-ms{ms}.jsonl")
+    } else {
+        format!(
+            "gen-{generation:04}-ms{ms}-{}.jsonl",
+            root.to_string().replace('/', "-")
+        )
+    }
 }
 
 /// Whether generation `generation` plays the equal-time match: every `run.eval_equal_time_every` generations,
@@ -371,6 +390,29 @@ mod tests {
         assert_eq!(file_stem("alphabeta:depth=4"), "alphabeta_depth_4");
         assert_eq!(file_stem("gen12"), "gen12");
         assert_eq!(file_stem("../x y"), ".._x_y");
+    }
+
+    #[test]
+    fn the_equal_time_match_names_its_root_search_where_it_is_not_the_default() {
+        let root = |text: &str| text.parse::<SideRoots>().unwrap();
+        assert_eq!(equal_time_file(4, 100, root("puct")), "gen-0004-ms100.jsonl");
+        assert_eq!(equal_time_file(4, 100, root("gumbel")), "gen-0004-ms100-gumbel.jsonl");
+        assert_eq!(
+            equal_time_file(12, 20, root("gumbel/puct")),
+            "gen-0012-ms20-gumbel-puct.jsonl"
+        );
+        let config = RunConfig::parse(
+            "game = \"baghchal\"\n[run]\neval_equal_time_root = \"gumbel/puct\"\n",
+            "t.toml",
+        )
+        .unwrap();
+        assert_eq!(config.run.eval_equal_time_root, root("gumbel/puct"));
+        let err = RunConfig::parse(
+            "game = \"baghchal\"\n[run]\neval_equal_time_root = \"gumble\"\n",
+            "t.toml",
+        )
+        .unwrap_err();
+        assert!(format!("{err:#}").contains("eval_equal_time_root"), "{err:#}");
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! simulations a cheap search gets, temperatures, resignation, workers) around it; the arena and the bot use it
 //! alone.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use zero_games::Side;
 
 /// How the root of each search chooses where simulations go and what the training target is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,6 +25,91 @@ impl std::str::FromStr for RootSearch {
             "gumbel" => Ok(RootSearch::Gumbel),
             other => Err(format!("unknown root search {other:?}; expected puct or gumbel")),
         }
+    }
+}
+
+/// The root search of each side: one for both (`puct`, `gumbel`), or one each, the first player's first
+/// (`gumbel/puct`: the first player, Bagh Chal's goats, searches with the Gumbel root, the second with PUCT). In
+/// an asymmetric game the two sides may not want the same search: on one Bagh Chal network the Gumbel root's
+/// goats lost fewer games to alpha-beta than PUCT's and its tigers more (`docs/experiments.md`). Written and read
+/// as that text, in configs, player specs and bundle manifests alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SideRoots {
+    pub first: RootSearch,
+    pub second: RootSearch,
+}
+
+impl SideRoots {
+    /// The same root for both sides.
+    pub const fn both(root: RootSearch) -> Self {
+        SideRoots {
+            first: root,
+            second: root,
+        }
+    }
+
+    /// The root `side` searches with.
+    pub fn for_side(self, side: Side) -> RootSearch {
+        match side {
+            Side::First => self.first,
+            Side::Second => self.second,
+        }
+    }
+}
+
+impl From<RootSearch> for SideRoots {
+    fn from(root: RootSearch) -> Self {
+        SideRoots::both(root)
+    }
+}
+
+impl RootSearch {
+    fn name(self) -> &'static str {
+        match self {
+            RootSearch::Puct => "puct",
+            RootSearch::Gumbel => "gumbel",
+        }
+    }
+}
+
+impl std::fmt::Display for SideRoots {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.first == self.second {
+            f.write_str(self.first.name())
+        } else {
+            write!(f, "{}/{}", self.first.name(), self.second.name())
+        }
+    }
+}
+
+impl std::str::FromStr for SideRoots {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let parse = |part: &str| {
+            part.parse::<RootSearch>()
+                .map_err(|e| format!("{e}, or one for each side as FIRST/SECOND (gumbel/puct)"))
+        };
+        match text.split_once('/') {
+            None => parse(text).map(SideRoots::both),
+            Some((first, second)) => Ok(SideRoots {
+                first: parse(first)?,
+                second: parse(second)?,
+            }),
+        }
+    }
+}
+
+impl Serialize for SideRoots {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for SideRoots {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -52,8 +138,8 @@ pub const MAX_MOVE_TIME_MS: u32 = 600_000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SearchConfig {
-    /// `puct` or `gumbel`: the root search.
-    pub root: RootSearch,
+    /// `puct` or `gumbel`: the root search, or one for each side, `FIRST/SECOND` ([`SideRoots`]).
+    pub root: SideRoots,
     /// Simulations of a full search (one simulation = one leaf reached below the root and backed up).
     pub simulations: u32,
     /// PUCT exploration constant at zero visits (c_init).
@@ -108,7 +194,7 @@ pub struct SearchConfigError {
 impl SearchConfig {
     /// The defaults, as a constant (what [`Default`] gives).
     pub const DEFAULT: SearchConfig = SearchConfig {
-        root: RootSearch::Gumbel,
+        root: SideRoots::both(RootSearch::Gumbel),
         simulations: 64,
         c_puct: 1.25,
         c_puct_base: 19652.0,
@@ -126,9 +212,9 @@ impl SearchConfig {
     /// The settings of a player that is judged rather than trained: the defaults, with `root`, `simulations`,
     /// no root noise, leaves evaluated [`PLAY_LEAF_BATCH`] at a time and the tree kept across moves
     /// ([`PLAY_TREE_REUSE`]) (the arena's network players, the bot).
-    pub fn for_play(root: RootSearch, simulations: u32) -> Self {
+    pub fn for_play(root: impl Into<SideRoots>, simulations: u32) -> Self {
         SearchConfig {
-            root,
+            root: root.into(),
             simulations,
             dirichlet_fraction: 0.0,
             leaf_batch: PLAY_LEAF_BATCH,
@@ -187,8 +273,8 @@ impl SearchConfig {
         Ok(())
     }
 
-    /// Whether a full search at the root gets Dirichlet noise.
-    pub fn root_noise(&self) -> bool {
-        self.root == RootSearch::Puct && self.dirichlet_fraction > 0.0
+    /// Whether a full search by `side` gets Dirichlet noise at its root.
+    pub fn root_noise(&self, side: Side) -> bool {
+        self.root.for_side(side) == RootSearch::Puct && self.dirichlet_fraction > 0.0
     }
 }

@@ -96,6 +96,12 @@ impl<G: Game> GameSearch<G> {
         &self.root_game
     }
 
+    /// The root search of the searches begun from now on: a tree kept across moves may come to a position
+    /// where the other side, with its own root search ([`crate::SideRoots`]), is to move.
+    pub fn set_root_mode(&mut self, root_mode: RootSearch) {
+        self.root_mode = root_mode;
+    }
+
     /// Starts a search of `budget` simulations (`full`: a recorded full search, which gets root noise in PUCT
     /// mode when `noise` is set).
     pub fn begin(&mut self, budget: u32, full: bool, noise: bool) {

@@ -10,8 +10,8 @@ use zero_games::bashni::Bashni;
 use zero_games::tours::Tours;
 use zero_games::{Action, ActionList, Game};
 use zero_search::{
-    Budget, Engine, EvalRequest, Evaluation, Evaluator, RolloutEvaluator, RootSearch, SearchConfig, UniformEvaluator,
-    actions_to_moves, choose_by_actions,
+    Budget, Engine, EvalRequest, Evaluation, Evaluator, RolloutEvaluator, RootSearch, SearchConfig, SideRoots,
+    UniformEvaluator, actions_to_moves, choose_by_actions,
 };
 
 /// Uniform, recording the size of every batch it is asked about.
@@ -184,6 +184,26 @@ fn a_timed_gumbel_root_halves_one_set_of_candidates_over_the_whole_move() {
         "the survivors of the later phases get more: {visits:?}"
     );
     assert_eq!(visits.iter().sum::<u32>(), thought.simulations);
+}
+
+#[test]
+fn each_side_searches_with_its_own_root() {
+    // Tours' start gives either side more legal actions than the Gumbel root's 16 candidates, all alike to the
+    // evaluator: a Gumbel root visits at most 16 of them, a PUCT root spreads over all of them.
+    let mut game: Tours = position("start");
+    let roots: SideRoots = "gumbel/puct".parse().unwrap();
+    let mut engine = Engine::seeded(UniformEvaluator, SearchConfig::for_play(roots, 1), 3);
+    let visited = |thought: &zero_search::Thought<Tours>| thought.root_moves.iter().filter(|m| m.visits > 0).count();
+    let white = engine.think(&game, Budget::Simulations(2000));
+    assert!(visited(&white) <= 16, "white (gumbel) visited {}", visited(&white));
+    game.play(&white.mv);
+    let mut legal = ActionList::new();
+    game.legal_actions(&mut legal);
+    assert!(legal.len() > 16, "{} legal actions", legal.len());
+    // The engine keeps the tree its Gumbel root grew for white; black's search over it is PUCT's all the same.
+    let black = engine.think(&game, Budget::Simulations(2000));
+    assert!(black.reused > 0, "the tree was kept");
+    assert_eq!(visited(&black), legal.len(), "black (puct) visits every action");
 }
 
 #[test]

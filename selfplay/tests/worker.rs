@@ -16,7 +16,7 @@ use zero_selfplay::{MemorySink, Progress, SelfPlayConfig, SelfPlayStats, Sparrin
 fn small_config(root: RootSearch, workers: usize) -> SelfPlayConfig {
     SelfPlayConfig {
         search: SearchConfig {
-            root,
+            root: root.into(),
             simulations: 12,
             gumbel_actions: 4,
             ..SearchConfig::default()
@@ -171,6 +171,43 @@ fn baghchal_games_replay_to_their_outcome() {
 #[test]
 fn tours_games_replay_to_their_outcome() {
     play::<Tours>(&["max-plies=40", "compound=true"], RootSearch::Gumbel, 1, 3);
+}
+
+#[test]
+fn each_side_searches_with_its_own_root_in_self_play() {
+    // A Gumbel root's target is its improved policy, softmax over every legal action; a PUCT root's is its
+    // visit shares, which 12 simulations cannot spread over the goats' 21 first placements.
+    let rules = BaghChal::parse_rules(None, &["max-plies=30".to_string()]).unwrap();
+    let targets = |roots: &str| -> Vec<(u8, bool)> {
+        let config = SelfPlayConfig {
+            full_search_prob: 1.0,
+            search: SearchConfig {
+                root: roots.parse().unwrap(),
+                ..small_config(RootSearch::Puct, 1).search
+            },
+            ..small_config(RootSearch::Puct, 1)
+        };
+        let sink = play_uniform::<BaghChal>(&config, &rules, 3);
+        for (game, positions) in &sink.games {
+            check_game::<BaghChal>(&rules, game, positions);
+        }
+        let positions = sink.games.iter().flat_map(|(_, p)| p);
+        positions
+            .map(|p| (p.side_to_move, p.policy_actions.len() == p.legal_actions.len()))
+            .collect()
+    };
+    let dense = |targets: &[(u8, bool)], side: u8| targets.iter().filter(|t| t.0 == side).all(|t| t.1);
+    let goats_gumbel = targets("gumbel/puct");
+    assert!(
+        dense(&goats_gumbel, 0),
+        "the goats' Gumbel targets cover every legal action"
+    );
+    let tigers_gumbel = targets("puct/gumbel");
+    assert!(
+        dense(&tigers_gumbel, 1),
+        "the tigers' Gumbel targets cover every legal action"
+    );
+    assert!(!dense(&tigers_gumbel, 0), "the goats' PUCT targets leave actions out");
 }
 
 #[test]

@@ -104,7 +104,7 @@ fn bench<G: Registered>(args: &SelfPlayBenchArgs, mut config: RunConfig) -> Resu
     let evals = Progress::get(&progress.evaluations) as f64 / secs;
     let batch = progress.mean_batch();
     println!(
-        "{} {:?} root, {} simulations (cheap {}, full share {}), {} games in flight x {} leaves, {} worker(s), \
+        "{} {} root, {} simulations (cheap {}, full share {}), {} games in flight x {} leaves, {} worker(s), \
          precision {}, {:.1} s",
         G::NAME,
         sp.search.root,
@@ -166,7 +166,8 @@ fn tree_memory<G: Encoding>(rules: &G::Rules, search_config: &SearchConfig, eval
         if game.outcome().is_some() {
             continue;
         }
-        let mut search = GameSearch::new(game, cfg.root);
+        let root = cfg.root.for_side(game.to_move());
+        let mut search = GameSearch::new(game, root);
         search_blocking(&mut search, evaluator, &cfg, 1000, true, &mut rng);
         let tree = search.tree();
         println!(

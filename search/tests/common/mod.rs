@@ -9,7 +9,7 @@ use zero_search::{GameSearch, RootSearch, SearchConfig, SearchResult, search_blo
 /// A search config for composed positions: no noise, greedy choice.
 pub fn config(root: RootSearch) -> SearchConfig {
     SearchConfig {
-        root,
+        root: root.into(),
         dirichlet_fraction: 0.0,
         gumbel_actions: 16,
         ..SearchConfig::default()
