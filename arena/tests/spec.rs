@@ -68,10 +68,6 @@ fn malformed_specs_name_the_wrong_part() {
     assert!(text.contains("not both"), "{text}");
 }
 
-fn canonical_of(spec: &str) -> String {
-    PlayerSpec::parse(spec).unwrap().canonical()
-}
-
 #[test]
 fn checkpoint_root_search() {
     use zero_search::{RootSearch, SideRoots};
@@ -79,6 +75,7 @@ fn checkpoint_root_search() {
         PlayerKind::Checkpoint { root, .. } => root,
         other => panic!("{other:?}"),
     };
+    let canonical = |s: &str| PlayerSpec::parse(s).unwrap().canonical();
     assert_eq!(root("ckpt:x.safetensors,sims=16"), RootSearch::Puct.into());
     assert_eq!(root("ckpt:x.safetensors,sims=16,root=puct"), RootSearch::Puct.into());
     assert_eq!(
@@ -95,7 +92,7 @@ fn checkpoint_root_search() {
         }
     );
     assert_eq!(
-        canonical_of("ckpt:x.safetensors,root=gumbel/puct,ms=100"),
+        canonical("ckpt:x.safetensors,root=gumbel/puct,ms=100"),
         "ckpt:x.safetensors,ms=100,root=gumbel/puct"
     );
     // The same root twice is that root, written once.
@@ -108,7 +105,6 @@ fn checkpoint_root_search() {
         );
         assert!(err.to_string().contains("FIRST/SECOND"), "{err}");
     }
-    let canonical = |s: &str| PlayerSpec::parse(s).unwrap().canonical();
     assert_eq!(canonical("ckpt:x.safetensors,root=puct"), "ckpt:x.safetensors,sims=64");
     assert_eq!(
         canonical("ckpt:x.safetensors,root=gumbel,sims=8"),

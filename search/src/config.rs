@@ -6,8 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use zero_games::Side;
 
 /// How the root of each search chooses where simulations go and what the training target is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RootSearch {
     /// AlphaZero: PUCT everywhere, Dirichlet noise at the root, the visit distribution as the target.
     Puct,
@@ -16,15 +15,24 @@ pub enum RootSearch {
     Gumbel,
 }
 
+impl RootSearch {
+    /// The root's name in configs, specs and manifests.
+    fn name(self) -> &'static str {
+        match self {
+            RootSearch::Puct => "puct",
+            RootSearch::Gumbel => "gumbel",
+        }
+    }
+}
+
 impl std::str::FromStr for RootSearch {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        match text {
-            "puct" => Ok(RootSearch::Puct),
-            "gumbel" => Ok(RootSearch::Gumbel),
-            other => Err(format!("unknown root search {other:?}; expected puct or gumbel")),
-        }
+        [RootSearch::Puct, RootSearch::Gumbel]
+            .into_iter()
+            .find(|root| root.name() == text)
+            .ok_or_else(|| format!("unknown root search {text:?}; expected puct or gumbel"))
     }
 }
 
@@ -60,15 +68,6 @@ impl SideRoots {
 impl From<RootSearch> for SideRoots {
     fn from(root: RootSearch) -> Self {
         SideRoots::both(root)
-    }
-}
-
-impl RootSearch {
-    fn name(self) -> &'static str {
-        match self {
-            RootSearch::Puct => "puct",
-            RootSearch::Gumbel => "gumbel",
-        }
     }
 }
 

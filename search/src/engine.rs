@@ -227,7 +227,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     /// Gumbel noise: the noise explores for self-play's targets, and play wants the search's own choice (as mctx
     /// advises for perfect-information games); a strength level's variety comes from its temperature.
     fn fresh_search(&self, game: &G) -> GameSearch<G> {
-        let mut search = GameSearch::new(game.clone(), self.config.root.for_side(game.to_move()));
+        let mut search = GameSearch::new(game.clone(), self.config.root);
         search.set_gumbel_noise_scale(0.0);
         search
     }
@@ -257,8 +257,6 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         let Engine {
             evaluator, config, rng, ..
         } = self;
-        // A kept tree may have been grown by the other side's search (a bot asked for both sides' moves).
-        search.set_root_mode(config.root.for_side(search.game().to_move()));
         match budget {
             Budget::Simulations(n) => {
                 // A budget of simulations asks for a search's quality, not its speed: leaf by leaf, as trained.

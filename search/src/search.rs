@@ -7,7 +7,7 @@
 //! root's own evaluation is not a simulation. A search of budget S adds exactly S to the visits of the root's
 //! children, so with tree reuse `sum of root child visits = carried visits + S`.
 
-use crate::config::{RootSearch, SearchConfig};
+use crate::config::{RootSearch, SearchConfig, SideRoots};
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
 use crate::gumbel::GumbelRoot;
 use crate::puct::{PuctParams, add_dirichlet_noise, sample_by_visits, select_child};
@@ -62,7 +62,9 @@ pub struct GameSearch<G: Game> {
     completed: u32,
     full: bool,
     noise: bool,
-    root_mode: RootSearch,
+    /// Each side's root search; a search's root is the side to move's, so that a tree kept across moves, whose
+    /// root may now be the other side's, is searched with the right one.
+    roots: SideRoots,
     gumbel: Option<GumbelRoot>,
     /// The Gumbel root's noise scale, a move-choice temperature (see [`GameSearch::set_gumbel_noise_scale`]).
     gumbel_noise_scale: f32,
@@ -71,7 +73,7 @@ pub struct GameSearch<G: Game> {
 }
 
 impl<G: Game> GameSearch<G> {
-    pub fn new(game: G, root_mode: RootSearch) -> Self {
+    pub fn new(game: G, roots: impl Into<SideRoots>) -> Self {
         GameSearch {
             tree: Tree::new(game.to_move()),
             root_game: game,
@@ -81,7 +83,7 @@ impl<G: Game> GameSearch<G> {
             completed: 0,
             full: false,
             noise: false,
-            root_mode,
+            roots: roots.into(),
             gumbel: None,
             gumbel_noise_scale: 1.0,
             root_prepared: false,
@@ -94,12 +96,6 @@ impl<G: Game> GameSearch<G> {
 
     pub fn game(&self) -> &G {
         &self.root_game
-    }
-
-    /// The root search of the searches begun from now on: a tree kept across moves may come to a position
-    /// where the other side, with its own root search ([`crate::SideRoots`]), is to move.
-    pub fn set_root_mode(&mut self, root_mode: RootSearch) {
-        self.root_mode = root_mode;
     }
 
     /// Starts a search of `budget` simulations (`full`: a recorded full search, which gets root noise in PUCT
@@ -147,7 +143,7 @@ impl<G: Game> GameSearch<G> {
         if self.root_prepared || self.tree.root().state != NodeState::Expanded {
             return;
         }
-        match self.root_mode {
+        match self.roots.for_side(self.root_game.to_move()) {
             RootSearch::Puct => {
                 if self.noise {
                     add_dirichlet_noise(

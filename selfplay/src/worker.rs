@@ -163,11 +163,10 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         let game = G::start(&self.rules);
         let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(self.config.seed, index as u64));
         let sparring = self.draw_sparring(index, &mut rng);
-        let root = self.config.search.root.for_side(game.to_move());
         Slot {
             index,
             recorder: GameRecorder::new(format!("{}-{index}", self.config.seed), &game),
-            search: GameSearch::new(game, root),
+            search: GameSearch::new(game, self.config.search.root),
             rng,
             resign: ResignState::default(),
             sparring,
@@ -289,7 +288,6 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         let mover = search.game().to_move();
         let budget = c.simulations_for(mover, base);
         let noise = full && c.search.root_noise(mover);
-        search.set_root_mode(c.search.root.for_side(mover));
         search.set_gumbel_noise_scale(c.gumbel_noise_scale_at(search.game().ply()));
         search.begin(budget, full, noise);
     }

@@ -166,8 +166,7 @@ fn tree_memory<G: Encoding>(rules: &G::Rules, search_config: &SearchConfig, eval
         if game.outcome().is_some() {
             continue;
         }
-        let root = cfg.root.for_side(game.to_move());
-        let mut search = GameSearch::new(game, root);
+        let mut search = GameSearch::new(game, cfg.root);
         search_blocking(&mut search, evaluator, &cfg, 1000, true, &mut rng);
         let tree = search.tree();
         println!(
