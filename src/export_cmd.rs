@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use zero_arena::Standings;
 use zero_bot::{ExportOptions, LevelRating, SearchDefaults};
 use zero_games::{GameKind, with_game};
-use zero_search::{RootSearch, SideRoots};
+use zero_search::SideRoots;
 
 #[derive(Args, Debug, Clone)]
 pub struct ExportArgs {
@@ -100,10 +100,11 @@ pub fn run(args: ExportArgs) -> Result<()> {
     let options = ExportOptions {
         search: SearchDefaults {
             sims: args.sims.or(ran.map(|r| r.0)).unwrap_or(200),
+            // Without a run's root, the bot plays as the arena's judged network players do.
             root: args
                 .root
                 .or(ran.map(|r| r.1))
-                .unwrap_or(SideRoots::both(RootSearch::Puct)),
+                .unwrap_or(zero_arena::spec::DEFAULT_CKPT_ROOT),
         },
         elo,
         level_ratings: match &args.level_ratings {
