@@ -49,6 +49,7 @@ fn write_shard(dir: &Path, name: &str, seed: u64) -> std::path::PathBuf {
                 plies_to_end: 30 - i,
                 full_search: true,
                 simulations: 1,
+                short_value: 0.0,
             });
             game.apply_action(legal[rng.below(legal.len())]);
         }

@@ -26,6 +26,9 @@ pub struct NetworkConfig {
     pub value_hidden: i64,
     /// Predict the plies left to the end of the game as well.
     pub moves_left: bool,
+    /// An auxiliary head trained on the short-horizon value (KataGo's short-term value target: the search values
+    /// of the next few plies, exponentially weighted, `docs/train.md`). Training only: play never computes it.
+    pub short_value: bool,
 }
 
 impl Default for NetworkConfig {
@@ -40,6 +43,7 @@ impl Default for NetworkConfig {
             value_channels: 2,
             value_hidden: 64,
             moves_left: false,
+            short_value: false,
         }
     }
 }

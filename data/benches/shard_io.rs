@@ -82,6 +82,7 @@ fn position(rng: &mut SplitMix, game_id: &str, step: u32) -> PositionRecord {
         plies_to_end: GAME_LENGTH - step,
         full_search,
         simulations: if full_search { 600 } else { 100 },
+        short_value: (rng.below(2001) as f32 - 1000.0) / 1000.0,
     }
 }
 

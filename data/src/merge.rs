@@ -16,6 +16,7 @@ use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use parquet::file::metadata::KeyValue;
@@ -118,11 +119,18 @@ fn write_merged(
     let mut rows = 0;
     let written = write_atomically_held(path, |out| {
         let copy = || -> Result<(), DataError> {
-            // The first source's columns are the merged file's; a source with other columns fails naming it.
-            let mut writer = DigestedWriter::new(out, files[0].arrow_schema(), properties)
-                .map_err(|e| DataError::corrupt(path, e))?;
+            // The first source's columns that every source has are the merged file's: the sources of a
+            // generation that a newer zero finished lack the columns it added, and the merged file then lacks
+            // them too (readers know what such a file means). A source with other types fails naming it.
+            let names: Vec<String> = (files[0].column_names().into_iter())
+                .filter(|name| files.iter().all(|f| f.has_column(name)))
+                .collect();
+            let schema = files[0].arrow_schema();
+            let kept: Vec<usize> = names.iter().filter_map(|n| schema.index_of(n).ok()).collect();
+            let schema = Arc::new(schema.project(&kept).map_err(|e| DataError::corrupt(path, e.into()))?);
+            let mut writer = DigestedWriter::new(out, schema, properties).map_err(|e| DataError::corrupt(path, e))?;
             for file in files {
-                for batch in file.batches(0..file.rows(), READ_BATCH_ROWS, &column_refs(&file.column_names()))? {
+                for batch in file.batches(0..file.rows(), READ_BATCH_ROWS, &column_refs(&names))? {
                     let batch = batch?;
                     writer.write(&batch).map_err(|e| DataError::corrupt(file.path(), e))?;
                     rows += batch.num_rows();

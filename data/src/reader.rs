@@ -240,6 +240,11 @@ impl ShardFile {
         self.metadata.schema().clone()
     }
 
+    /// Whether the file has the column `name` (a column added to the layout later is missing from older files).
+    pub(crate) fn has_column(&self, name: &str) -> bool {
+        self.metadata.schema().index_of(name).is_ok()
+    }
+
     /// The names of every column of the file, in order.
     pub(crate) fn column_names(&self) -> Vec<String> {
         self.metadata
@@ -316,7 +321,7 @@ impl ShardFile {
     /// Reads every position of the file.
     pub fn read_positions(&self) -> Result<Vec<PositionRecord>, DataError> {
         use position_columns::*;
-        let columns = [
+        let mut columns = vec![
             GAME_ID,
             PLY,
             STEP,
@@ -332,6 +337,9 @@ impl ShardFile {
             FULL_SEARCH,
             SIMULATIONS,
         ];
+        if self.has_column(SHORT_VALUE) {
+            columns.push(SHORT_VALUE);
+        }
         let mut records = Vec::with_capacity(self.rows);
         for batch in self.batches(0..self.rows, READ_BATCH_ROWS, &columns)? {
             let batch = batch?;
@@ -356,6 +364,7 @@ impl ShardFile {
             );
             let full_search = c.boolean(FULL_SEARCH)?;
             let simulations = c.primitive::<UInt32Type>(SIMULATIONS)?;
+            let short_value = c.optional_primitive::<Float32Type>(SHORT_VALUE)?;
             for i in 0..batch.num_rows() {
                 let record = PositionRecord {
                     game_id: game_id.value(i).to_string(),
@@ -372,6 +381,7 @@ impl ShardFile {
                     plies_to_end: plies_to_end.value(i),
                     full_search: full_search.value(i),
                     simulations: simulations.value(i),
+                    short_value: short_value.map_or(result.value(i), |s| s.value(i)),
                 };
                 record
                     .values()
@@ -507,6 +517,17 @@ impl<'a> Columns<'a> {
         self.column(name)?
             .as_primitive_opt::<T>()
             .ok_or_else(|| self.bad_type(name))
+    }
+
+    /// A column added to the layout later, which older files lack: `None` where the batch has no such column.
+    pub fn optional_primitive<T: ArrowPrimitiveType>(
+        &self,
+        name: &str,
+    ) -> Result<Option<&'a PrimitiveArray<T>>, DataError> {
+        match self.batch.column_by_name(name) {
+            None => Ok(None),
+            Some(_) => self.primitive(name).map(Some),
+        }
     }
 
     /// A dictionary column of strings: its keys, and its values as `Option`-returning lookups by key.

@@ -33,6 +33,10 @@ pub struct PositionRecord {
     /// Playout cap randomization: the position is a policy target only when true.
     pub full_search: bool,
     pub simulations: u32,
+    /// The short-horizon value target, side to move's view, in [-1, 1]: the search values of the next plies
+    /// exponentially weighted, the result standing in for the plies past the end (`docs/data.md`). Files written
+    /// before it existed read their `result` here.
+    pub short_value: f32,
 }
 
 impl PositionRecord {
@@ -44,6 +48,7 @@ impl PositionRecord {
             policy_probs: &self.policy_probs,
             root_value: self.root_value,
             result: self.result,
+            short_value: self.short_value,
         }
     }
 }
@@ -94,6 +99,7 @@ pub(crate) struct RowValues<'a> {
     pub policy_probs: &'a [f32],
     pub root_value: f32,
     pub result: f32,
+    pub short_value: f32,
 }
 
 /// Slack on the sum of a row's policy probabilities: they are single floats summed from visit counts.
@@ -117,7 +123,12 @@ impl RowValues<'_> {
         {
             return Err(format!("action {a} outside the action space of {action_space}"));
         }
-        for (name, v) in [("result", self.result), ("root value", self.root_value)] {
+        let values = [
+            ("result", self.result),
+            ("root value", self.root_value),
+            ("short value", self.short_value),
+        ];
+        for (name, v) in values {
             if !(-1.0..=1.0).contains(&v) {
                 return Err(format!("{name} {v} is not a number in [-1, 1]"));
             }
@@ -173,6 +184,7 @@ mod tests {
             policy_probs: probs,
             root_value: value,
             result: value,
+            short_value: value,
         }
     }
 
@@ -208,6 +220,12 @@ mod tests {
         assert_eq!(
             root.check(10),
             Err("root value inf is not a number in [-1, 1]".to_string())
+        );
+        let mut short = row(&[0], &[1.0], 0.0);
+        short.short_value = -1.5;
+        assert_eq!(
+            short.check(10),
+            Err("short value -1.5 is not a number in [-1, 1]".to_string())
         );
     }
 

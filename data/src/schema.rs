@@ -61,6 +61,8 @@ pub mod position_columns {
     pub const PLIES_TO_END: &str = "plies_to_end";
     pub const FULL_SEARCH: &str = "full_search";
     pub const SIMULATIONS: &str = "simulations";
+    /// Added after version 1 without a bump (readers may ignore it); a file without it reads its `result` here.
+    pub const SHORT_VALUE: &str = "short_value";
 }
 
 /// Columns of the games file after the header columns, one per [`crate::GameRecord`] field.
@@ -112,6 +114,7 @@ pub fn positions_schema(input_len: usize) -> SchemaRef {
         Field::new(PLIES_TO_END, DataType::UInt32, false),
         Field::new(FULL_SEARCH, DataType::Boolean, false),
         Field::new(SIMULATIONS, DataType::UInt32, false),
+        Field::new(SHORT_VALUE, DataType::Float32, false),
     ]);
     Arc::new(Schema::new(fields))
 }
@@ -182,11 +185,13 @@ pub(crate) fn header_from_metadata(path: &Path, metadata: Option<&Vec<KeyValue>>
 }
 
 /// Checks that a file's Arrow schema has every column of `expected` with its type (extra columns are allowed, so
-/// later writers may add columns without a version bump) and returns each expected column's index in the file.
+/// later writers may add columns without a version bump; an [`ADDED_COLUMNS`] one may be missing) and returns the
+/// index in the file of each expected column it has.
 pub(crate) fn column_indices(path: &Path, found: &Schema, expected: &Schema) -> Result<Vec<usize>, DataError> {
     expected
         .fields()
         .iter()
+        .filter(|want| found.column_with_name(want.name()).is_some() || !ADDED_COLUMNS.contains(&want.name().as_str()))
         .map(|want| {
             let (index, field) = found
                 .column_with_name(want.name())
@@ -206,6 +211,10 @@ pub(crate) fn column_indices(path: &Path, found: &Schema, expected: &Schema) -> 
         })
         .collect()
 }
+
+/// Columns added to a layout after its version was set, without a bump: files written before lack them, and
+/// readers fall back to what such files meant (`docs/data.md`). One present must still have its type.
+const ADDED_COLUMNS: [&str; 1] = [position_columns::SHORT_VALUE];
 
 /// Type equality that ignores list item names and nullability (pyarrow, polars and DuckDB name them differently).
 fn types_match(found: &DataType, expected: &DataType) -> bool {

@@ -291,6 +291,8 @@ pub struct TrainingSample {
     /// Final result, side to move's view: 1, 0, -1.
     pub result: f32,
     pub plies_to_end: u32,
+    /// The short-horizon value target ([`crate::PositionRecord::short_value`]; the result for older files).
+    pub short_value: f32,
 }
 
 /// Samples drawn by [`SampleStream::draw`], with the shards that failed while drawing them.
@@ -483,7 +485,11 @@ impl SampleStream {
         }
         let file = self.files[slice].as_ref().expect("opened above");
         let next_file_row = rows.start;
-        let batches = file.batches(rows, READ_BATCH_ROWS.min(self.capacity), &SAMPLE_COLUMNS)?;
+        let mut columns = SAMPLE_COLUMNS.to_vec();
+        if file.has_column(position_columns::SHORT_VALUE) {
+            columns.push(position_columns::SHORT_VALUE);
+        }
+        let batches = file.batches(rows, READ_BATCH_ROWS.min(self.capacity), &columns)?;
         Ok(PieceReader {
             slice,
             batches: Box::new(batches),
@@ -550,6 +556,7 @@ fn samples_of(
     let root_value = c.primitive::<Float32Type>(ROOT_VALUE)?;
     let result = c.primitive::<Float32Type>(RESULT)?;
     let plies_to_end = c.primitive::<UInt32Type>(PLIES_TO_END)?;
+    let short_value = c.optional_primitive::<Float32Type>(SHORT_VALUE)?;
     (0..batch.num_rows())
         .map(|row| {
             let has_policy = full_search.value(row);
@@ -567,6 +574,7 @@ fn samples_of(
                 root_value: root_value.value(row),
                 result: result.value(row),
                 plies_to_end: plies_to_end.value(row),
+                short_value: short_value.map_or(result.value(row), |s| s.value(row)),
             };
             let values = RowValues {
                 legal_actions: &sample.legal_actions,
@@ -574,6 +582,7 @@ fn samples_of(
                 policy_probs: &sample.policy_probs,
                 root_value: sample.root_value,
                 result: sample.result,
+                short_value: sample.short_value,
             };
             values.check(header.action_space).map_err(|reason| DataError::BadRow {
                 path: path.to_path_buf(),

@@ -251,6 +251,7 @@ struct PositionColumns {
     plies_to_end: UInt32Builder,
     full_search: BooleanBuilder,
     simulations: UInt32Builder,
+    short_value: Float32Builder,
 }
 
 impl PositionColumns {
@@ -272,6 +273,7 @@ impl PositionColumns {
             plies_to_end: UInt32Builder::new(),
             full_search: BooleanBuilder::new(),
             simulations: UInt32Builder::new(),
+            short_value: Float32Builder::new(),
         }
     }
 
@@ -294,6 +296,7 @@ impl PositionColumns {
         self.plies_to_end.append_value(p.plies_to_end);
         self.full_search.append_value(p.full_search);
         self.simulations.append_value(p.simulations);
+        self.short_value.append_value(p.short_value);
     }
 
     fn finish(&mut self, header: &ShardHeader) -> Result<RecordBatch, arrow_schema::ArrowError> {
@@ -319,6 +322,7 @@ impl PositionColumns {
             Arc::new(self.plies_to_end.finish()),
             Arc::new(self.full_search.finish()),
             Arc::new(self.simulations.finish()),
+            Arc::new(self.short_value.finish()),
         ]);
         RecordBatch::try_new(schema, columns)
     }

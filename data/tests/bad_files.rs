@@ -212,10 +212,25 @@ fn a_header_made_from_a_spec_satisfies_it() {
     assert_eq!(ShardSpec::of(&header), spec);
 }
 
-/// Rewrites a positions file with column `name` changed by `edit`, keeping its zero metadata but its digest: a
+/// `samples` samples from the shards of `dir` (every footer intact), through the trainer's stream.
+fn draw_from(dir: &std::path::Path, samples: usize) -> zero_data::Drawn {
+    let set = ShardSet::scan(dir).unwrap();
+    let rule = zero_data::WindowRule::Fixed { positions: 1000 };
+    let (index, errors) = zero_data::ReplayIndex::build(&set, &rule, None);
+    assert!(errors.is_empty(), "the footers are intact: {errors:?}");
+    let config = zero_data::ReplayConfig {
+        window: rule,
+        samples_per_position: 1.0,
+        shuffle_buffer: 8,
+        seed: 3,
+    };
+    zero_data::SampleStream::new(&index, &config).draw(samples).unwrap()
+}
+
+/// Rewrites a positions file as `rewrite` turns each of its batches, keeping its zero metadata but its digest: a
 /// shard edited outside zero, which zero's own writer refuses to produce, by a tool that writes no digest (one
 /// that kept the old digest is refused for it: `a_byte_changed_anywhere_...`).
-fn edit_column(path: &std::path::Path, name: &str, edit: impl Fn(&dyn arrow_array::Array) -> arrow_array::ArrayRef) {
+fn rewrite_batches(path: &std::path::Path, rewrite: impl Fn(&arrow_array::RecordBatch) -> arrow_array::RecordBatch) {
     let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
     let metadata: Vec<KeyValue> = builder
         .metadata()
@@ -226,20 +241,61 @@ fn edit_column(path: &std::path::Path, name: &str, edit: impl Fn(&dyn arrow_arra
         .filter(|kv| kv.key != "ARROW:schema" && kv.key != zero_data::DATA_SHA256_KEY)
         .cloned()
         .collect();
-    let batches: Vec<arrow_array::RecordBatch> = builder.build().unwrap().map(Result::unwrap).collect();
+    let batches: Vec<arrow_array::RecordBatch> = builder.build().unwrap().map(|b| rewrite(&b.unwrap())).collect();
     let properties = WriterProperties::builder()
         .set_key_value_metadata(Some(metadata))
         .build();
     let mut writer = ArrowWriter::try_new(File::create(path).unwrap(), batches[0].schema(), Some(properties)).unwrap();
     for batch in batches {
+        writer.write(&batch).unwrap();
+    }
+    writer.close().unwrap();
+}
+
+/// Rewrites a positions file with column `name` changed by `edit` (`rewrite_batches`).
+fn edit_column(path: &std::path::Path, name: &str, edit: impl Fn(&dyn arrow_array::Array) -> arrow_array::ArrayRef) {
+    rewrite_batches(path, |batch| {
         let index = batch.schema().index_of(name).unwrap();
         let mut columns = batch.columns().to_vec();
         columns[index] = edit(columns[index].as_ref());
-        writer
-            .write(&arrow_array::RecordBatch::try_new(batch.schema(), columns).unwrap())
-            .unwrap();
-    }
-    writer.close().unwrap();
+        arrow_array::RecordBatch::try_new(batch.schema(), columns).unwrap()
+    });
+}
+
+/// Rewrites a positions file without column `name`, as a writer from before that column would have written it
+/// (no digest, like `edit_column`).
+fn drop_column(path: &std::path::Path, name: &str) {
+    rewrite_batches(path, |batch| {
+        let index = batch.schema().index_of(name).unwrap();
+        let kept: Vec<usize> = (0..batch.num_columns()).filter(|&i| i != index).collect();
+        batch.project(&kept).unwrap()
+    });
+}
+
+#[test]
+fn a_shard_from_before_the_short_value_column_reads_its_result_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = write_shard(dir.path(), "old", 0, &[12, 9], 0);
+    drop_column(&old.positions_path, "short_value");
+    let (_, records) = read_shard(&old.positions_path).unwrap();
+    assert_eq!(records.len(), 21);
+    assert!(records.iter().all(|r| r.short_value == r.result));
+    assert!(records.iter().any(|r| r.result != 0.0));
+
+    let drawn = draw_from(dir.path(), 21);
+    assert!(drawn.skipped.is_empty(), "{:?}", drawn.skipped);
+    assert!(drawn.samples.iter().all(|s| s.short_value == s.result));
+
+    // A generation finished by a newer zero merges its older shards with the newer ones, without the column.
+    let new = write_shard(dir.path(), "new", 2, &[7], 0);
+    let (_, new_records) = read_shard(&new.positions_path).unwrap();
+    assert!(new_records.iter().any(|r| r.short_value != r.result));
+    let sources = ["old".to_string(), "new".to_string()];
+    let merged = zero_data::merge_shards(dir.path(), "both-merged", &sources).unwrap();
+    let (_, records) = read_shard(&merged.positions_path).unwrap();
+    assert_eq!(records.len(), 28);
+    assert!(records.iter().all(|r| r.short_value == r.result));
+    assert!(!old.positions_path.exists() && !new.positions_path.exists());
 }
 
 /// A change to one column of a file.
@@ -276,7 +332,7 @@ fn first_child<T: arrow_array::ArrowPrimitiveType>(
 
 #[test]
 fn a_shard_with_values_the_trainer_cannot_use_is_refused_naming_the_file_row_and_value() {
-    let cases: [(&str, ColumnEdit, &str); 4] = [
+    let cases: [(&str, ColumnEdit, &str); 5] = [
         (
             "result",
             Box::new(float_at(3, f32::NAN)),
@@ -291,6 +347,11 @@ fn a_shard_with_values_the_trainer_cannot_use_is_refused_naming_the_file_row_and
             "root_value",
             Box::new(float_at(0, f32::INFINITY)),
             "row 0: root value inf",
+        ),
+        (
+            "short_value",
+            Box::new(float_at(1, 2.0)),
+            "row 1: short value 2 is not a number in [-1, 1]",
         ),
         (
             "legal_actions",
@@ -312,17 +373,7 @@ fn a_shard_with_values_the_trainer_cannot_use_is_refused_naming_the_file_row_and
         );
 
         // The trainer's stream reports the shard once and goes on with the good one.
-        let set = ShardSet::scan(dir.path()).unwrap();
-        let rule = zero_data::WindowRule::Fixed { positions: 1000 };
-        let (index, errors) = zero_data::ReplayIndex::build(&set, &rule, None);
-        assert!(errors.is_empty(), "the footer is intact: {errors:?}");
-        let config = zero_data::ReplayConfig {
-            window: rule,
-            samples_per_position: 1.0,
-            shuffle_buffer: 8,
-            seed: 3,
-        };
-        let drawn = zero_data::SampleStream::new(&index, &config).draw(40).unwrap();
+        let drawn = draw_from(dir.path(), 40);
         assert_eq!(drawn.skipped.len(), 1, "{:?}", drawn.skipped);
         assert!(drawn.skipped[0].to_string().contains(reason), "{}", drawn.skipped[0]);
         assert_eq!(drawn.skipped[0].path(), bad.positions_path);

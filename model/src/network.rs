@@ -6,7 +6,9 @@
 //!   (logits; the softmax is taken over the legal actions only, see [`crate::encode`]);
 //! - value: 1x1 convolution to `value_channels`, flattened (or, with `global_pool`, the mean and max of each
 //!   channel over the board), a hidden layer, and three logits: win, draw, loss for the side to move;
-//! - moves left (optional): from the same value features, the expected number of plies to the end.
+//! - moves left (optional): from the same value features, the expected number of plies to the end;
+//! - short-horizon value (optional, training only): from the same value features, a `tanh` estimate of the
+//!   search values of the next few plies (`docs/train.md`), an auxiliary target that play never asks for.
 //!
 //! For play, [`PolicyValueNet::fold_batch_norm`] folds each batch norm into the convolution before it (the same
 //! function with one operation fewer per layer); training always runs the layers as they are.
@@ -27,6 +29,9 @@ pub struct NetOutput {
     pub wdl: Tensor,
     /// `[N]` predicted plies to the end, when the network has that head.
     pub moves_left: Option<Tensor>,
+    /// `[N]` the short-horizon value in [-1, 1], side to move's view: only in training mode, when the network has
+    /// that head.
+    pub short_value: Option<Tensor>,
 }
 
 /// A convolution without bias and the batch norm after it; once folded, one convolution with a bias.
@@ -159,6 +164,7 @@ pub struct PolicyValueNet {
     value_fc1: nn::Linear,
     value_fc2: nn::Linear,
     moves_left: Option<(nn::Linear, nn::Linear)>,
+    short_value: Option<(nn::Linear, nn::Linear)>,
 }
 
 impl PolicyValueNet {
@@ -168,6 +174,17 @@ impl PolicyValueNet {
         config.validate().expect("network config validated by the caller");
         let c = config.channels;
         let features = config.value_features(shape);
+        let hidden_head = |name: &str| {
+            (
+                nn::linear(
+                    root / format!("{name}_fc1"),
+                    features,
+                    config.value_hidden,
+                    Default::default(),
+                ),
+                nn::linear(root / format!("{name}_fc2"), config.value_hidden, 1, Default::default()),
+            )
+        };
         PolicyValueNet {
             stem: ConvNorm::new(root, "stem", "stem_norm", shape.planes, c, 3),
             blocks: (0..config.blocks)
@@ -183,17 +200,8 @@ impl PolicyValueNet {
             value_conv: ConvNorm::new(root, "value_conv", "value_norm", c, config.value_channels, 1),
             value_fc1: nn::linear(root / "value_fc1", features, config.value_hidden, Default::default()),
             value_fc2: nn::linear(root / "value_fc2", config.value_hidden, 3, Default::default()),
-            moves_left: config.moves_left.then(|| {
-                (
-                    nn::linear(
-                        root / "moves_left_fc1",
-                        features,
-                        config.value_hidden,
-                        Default::default(),
-                    ),
-                    nn::linear(root / "moves_left_fc2", config.value_hidden, 1, Default::default()),
-                )
-            }),
+            moves_left: config.moves_left.then(|| hidden_head("moves_left")),
+            short_value: config.short_value.then(|| hidden_head("short_value")),
             config: config.clone(),
             shape,
         }
@@ -246,10 +254,14 @@ impl PolicyValueNet {
             .moves_left
             .as_ref()
             .map(|(fc1, fc2)| features.apply(fc1).relu().apply(fc2).softplus().squeeze_dim(1));
+        let short_value = (self.short_value.as_ref())
+            .filter(|_| train)
+            .map(|(fc1, fc2)| features.apply(fc1).relu().apply(fc2).tanh().squeeze_dim(1));
         NetOutput {
             policy,
             wdl,
             moves_left,
+            short_value,
         }
     }
 }

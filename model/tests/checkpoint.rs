@@ -23,6 +23,7 @@ fn small() -> NetworkConfig {
         squeeze_excitation: true,
         global_pool: true,
         moves_left: true,
+        short_value: true,
         ..Default::default()
     }
 }
@@ -73,6 +74,10 @@ fn saved_and_loaded_network_gives_identical_outputs_and_metadata() {
     assert!(after.policy.equal(&before.policy));
     assert!(after.wdl.equal(&before.wdl));
     assert!(after.moves_left.unwrap().equal(&before.moves_left.unwrap()));
+    // The short-horizon value head is saved and loaded with the rest, and answers in training mode only.
+    assert!(before.short_value.is_none() && after.short_value.is_none());
+    let (trained, loaded) = (net.forward(&input, true), loaded.net.forward(&input, true));
+    assert!(loaded.short_value.unwrap().equal(&trained.short_value.unwrap()));
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -102,6 +102,7 @@ fn configs() -> Vec<NetworkConfig> {
             squeeze_excitation: true,
             global_pool: true,
             moves_left: true,
+            short_value: true,
             value_channels: 4,
             ..base
         },

@@ -85,6 +85,7 @@ impl<G: Encoding> GameRecorder<G> {
             plies_to_end: 0,
             full_search: result.full,
             simulations: result.simulations,
+            short_value: 0.0,
         });
         self.surprises.push(result.policy_surprise);
     }
@@ -162,6 +163,32 @@ pub fn judge_draw(positions: &mut [PositionRecord], final_to_move: Side, score: 
     }
 }
 
+/// The horizon, in actions, of the short-horizon value target: KataGo's short-term value looks about six turns
+/// ahead, far enough to see a threat the search has already found and near enough to differ from the result.
+pub const SHORT_VALUE_HORIZON: f32 = 6.0;
+
+/// Fills each record's short-horizon value target (KataGo's short-term value): the search values from its
+/// action on, from its side to move's view, weighted `(1 - l) l^k` at `k` actions ahead with `l = 1 - 1 /
+/// horizon`, the game's value target (its result, or a judged draw's score) carrying the weight of the actions
+/// past the end. Where actions were not recorded (the engine's side of a sparring game), the last recorded value
+/// stands for them. Call it once the results are final and before records are repeated by weight; `positions`
+/// are one game's, in the order played.
+pub fn fill_short_values(positions: &mut [PositionRecord], horizon: f32) {
+    let Some(last) = positions.last() else {
+        return;
+    };
+    let first_player = |p: &PositionRecord, v: f32| if p.side_to_move == 0 { v } else { -v };
+    let keep = 1.0 - 1.0 / horizon.max(1.0);
+    let mut ahead = first_player(last, last.result);
+    let mut next_step = last.step + last.plies_to_end;
+    for p in positions.iter_mut().rev() {
+        let carried = keep.powi(next_step.saturating_sub(p.step).min(1 << 16) as i32);
+        ahead = (1.0 - carried) * first_player(p, p.root_value) + carried * ahead;
+        p.short_value = first_player(p, ahead).clamp(-1.0, 1.0);
+        next_step = p.step;
+    }
+}
+
 /// Policy surprise weighting (KataGo's): the full searches of one game share their training weight, `share` of
 /// it in proportion to each search's surprise and the rest equally, so that a search that found what the
 /// network missed is trained on more often: `weight = (1 - share) + share x surprise / the game's mean surprise`.
@@ -233,6 +260,7 @@ mod tests {
                 plies_to_end: 0,
                 full_search,
                 simulations: 1,
+                short_value: 0.0,
             })
             .collect()
     }
@@ -278,6 +306,60 @@ mod tests {
             );
             assert_eq!(rng, ChaCha8Rng::seed_from_u64(2), "the rng was drawn from");
         }
+    }
+
+    /// One game's records, a step each, sides alternating, with the given root values (each side's view) and a
+    /// first-player win.
+    fn played(values: &[f32]) -> Vec<PositionRecord> {
+        let mut positions = records(&vec![true; values.len()]);
+        for (p, &v) in positions.iter_mut().zip(values) {
+            p.root_value = v;
+            p.result = if p.side_to_move == 0 { 1.0 } else { -1.0 };
+            p.plies_to_end = values.len() as u32 - p.step;
+        }
+        positions
+    }
+
+    #[test]
+    fn short_values_weigh_the_next_search_values_and_then_the_result() {
+        let values = [0.5, -0.25, 0.75, 0.0, -0.5];
+        let mut positions = played(&values);
+        let horizon = 3.0;
+        fill_short_values(&mut positions, horizon);
+        // The definition, summed directly: the first player's view of step k's value is (-1)^k v_k.
+        let keep = 1.0 - 1.0 / horizon;
+        let first = |k: usize| if k.is_multiple_of(2) { values[k] } else { -values[k] };
+        for (t, p) in positions.iter().enumerate() {
+            let mut sum = keep.powi((values.len() - t) as i32); // the win, first player's view
+            for (k, weight) in (t..values.len()).zip((0..).map(|j| (1.0 - keep) * keep.powi(j))) {
+                sum += weight * first(k);
+            }
+            let expected = if t.is_multiple_of(2) { sum } else { -sum };
+            assert!(
+                (p.short_value - expected).abs() < 1e-6,
+                "step {t}: {} against {expected}",
+                p.short_value
+            );
+        }
+        // A horizon of one action is the search's own value; a long one nears the result.
+        fill_short_values(&mut positions, 1.0);
+        assert_eq!(positions.iter().map(|p| p.short_value).collect::<Vec<_>>(), values);
+        fill_short_values(&mut positions, 1e6);
+        assert!(positions.iter().all(|p| (p.short_value - p.result).abs() < 1e-3));
+    }
+
+    #[test]
+    fn an_unrecorded_action_counts_the_value_before_it() {
+        // The second player's actions were not recorded (a sparring engine's): steps 0, 2 and 4 of five.
+        let mut all = played(&[0.5, -0.5, 0.5, -0.5, 0.5]);
+        let mut recorded: Vec<PositionRecord> = all.iter().step_by(2).cloned().collect();
+        fill_short_values(&mut all, 4.0);
+        fill_short_values(&mut recorded, 4.0);
+        // Every value was 0.5 for the first player, so the gaps change nothing.
+        for (p, q) in recorded.iter().zip(all.iter().step_by(2)) {
+            assert!((p.short_value - q.short_value).abs() < 1e-6, "step {}", p.step);
+        }
+        fill_short_values(&mut [], 4.0);
     }
 
     #[test]

@@ -16,7 +16,9 @@
 //! index order, so a run is reproducible for a given seed and worker count.
 
 use crate::config::{SelfPlayConfig, SparringSide};
-use crate::records::{GameRecorder, UnmatchedMove, judge_draw, weight_by_surprise};
+use crate::records::{
+    GameRecorder, SHORT_VALUE_HORIZON, UnmatchedMove, fill_short_values, judge_draw, weight_by_surprise,
+};
 use crate::sink::{GameSink, SinkError};
 use crate::stats::{Progress, SelfPlayStats};
 use rand::{RngExt, SeedableRng};
@@ -477,6 +479,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
                 self.config.draw_score * last.heuristic(),
             );
         }
+        fill_short_values(&mut positions, SHORT_VALUE_HORIZON);
         let positions = weight_by_surprise(positions, &surprises, self.config.policy_surprise_weight, &mut slot.rng);
         let mut stats = SelfPlayStats {
             games: 1,

@@ -80,6 +80,7 @@ fn write_synthetic<G: Encoding>(dir: &std::path::Path, header: &ShardHeader, pos
                         plies_to_end: (len - i) as u32,
                         full_search: full,
                         simulations: 100,
+                        short_value: 0.0,
                     }
                 })
                 .collect();

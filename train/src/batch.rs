@@ -23,6 +23,8 @@ pub struct HostBatch {
     pub root_wdl: Vec<f32>,
     /// `[N]` plies from the position to the end of the game.
     pub plies_to_end: Vec<f32>,
+    /// `[N]` the short-horizon value target, side to move's view.
+    pub short_value: Vec<f32>,
     /// The symmetry applied to each row.
     pub symmetries: Vec<u8>,
 }
@@ -49,6 +51,7 @@ impl HostBatch {
             wdl_target: Vec::with_capacity(3 * n),
             root_wdl: Vec::with_capacity(3 * n),
             plies_to_end: Vec::with_capacity(n),
+            short_value: Vec::with_capacity(n),
             symmetries: Vec::with_capacity(n),
         };
         let mut turned = vec![0u8; input_len];
@@ -74,6 +77,7 @@ impl HostBatch {
             batch.wdl_target.extend(wdl_target(sample.result));
             batch.root_wdl.extend(wdl_target(sample.root_value));
             batch.plies_to_end.push(sample.plies_to_end as f32);
+            batch.short_value.push(sample.short_value);
             batch.symmetries.push(sym as u8);
         }
         batch
@@ -96,6 +100,7 @@ impl HostBatch {
             wdl_target: Tensor::from_slice(&self.wdl_target).view([n, 3]).to_device(device),
             root_wdl: Tensor::from_slice(&self.root_wdl).view([n, 3]).to_device(device),
             plies_to_end: Tensor::from_slice(&self.plies_to_end).to_device(device),
+            short_value: Tensor::from_slice(&self.short_value).to_device(device),
         }
     }
 }
@@ -112,6 +117,7 @@ pub struct BatchTensors {
     /// `[N, 3]` the search value's win/draw/loss.
     pub root_wdl: Tensor,
     pub plies_to_end: Tensor,
+    pub short_value: Tensor,
 }
 
 #[cfg(test)]
@@ -130,6 +136,7 @@ mod tests {
             root_value,
             result,
             plies_to_end: 7,
+            short_value: root_value / 2.0,
         }
     }
 
@@ -141,5 +148,6 @@ mod tests {
         assert_eq!(batch.wdl_target, [1.0, 0.0, 0.0, 0.25, 0.75, 0.0]);
         assert_eq!(batch.root_wdl, [0.0, 0.5, 0.5, 0.0, 1.0, 0.0]);
         assert_eq!(batch.plies_to_end, [7.0, 7.0]);
+        assert_eq!(batch.short_value, [-0.25, 0.0]);
     }
 }

@@ -85,6 +85,9 @@ pub struct TrainConfig {
     pub moves_left_weight: f64,
     /// Plies are divided by this before the moves-left Huber loss (delta 1), so one unit is this many plies.
     pub moves_left_scale: f64,
+    /// Weight of the short-horizon value's squared error (used only when the network has that head,
+    /// `network.short_value`).
+    pub short_value_weight: f64,
     /// `sgd` or `adamw`.
     pub optimizer: OptimizerKind,
     /// Peak learning rate, reached at the end of the warm-up.
@@ -146,6 +149,7 @@ impl Default for TrainConfig {
             root_value_weight: 0.0,
             moves_left_weight: 0.1,
             moves_left_scale: 20.0,
+            short_value_weight: 1.5,
             optimizer: OptimizerKind::Sgd,
             learning_rate: 0.02,
             momentum: 0.9,
@@ -193,6 +197,7 @@ impl TrainConfig {
             ("value_weight", self.value_weight),
             ("value_horizon", self.value_horizon),
             ("moves_left_weight", self.moves_left_weight),
+            ("short_value_weight", self.short_value_weight),
             ("learning_rate", self.learning_rate),
             ("weight_decay", self.weight_decay),
             ("grad_clip_norm", self.grad_clip_norm),

@@ -1,5 +1,6 @@
 //! The training loss: policy cross-entropy against the search target, win/draw/loss cross-entropy against the
-//! result, an optional moves-left Huber loss, each weighted by the config.
+//! result, an optional moves-left Huber loss and an optional short-horizon value squared error, each weighted by
+//! the config.
 
 use crate::batch::BatchTensors;
 use crate::config::TrainConfig;
@@ -14,6 +15,7 @@ pub struct Losses {
     pub policy: f64,
     pub value: f64,
     pub moves_left: Option<f64>,
+    pub short_value: Option<f64>,
 }
 
 /// Weights and scale of the loss terms.
@@ -27,6 +29,7 @@ pub struct LossWeights {
     pub root_value_weight: f64,
     pub moves_left: f64,
     pub moves_left_scale: f64,
+    pub short_value: f64,
 }
 
 impl LossWeights {
@@ -38,6 +41,7 @@ impl LossWeights {
             root_value_weight: config.root_value_weight,
             moves_left: config.moves_left_weight,
             moves_left_scale: config.moves_left_scale,
+            short_value: config.short_value_weight,
         }
     }
 }
@@ -91,10 +95,19 @@ pub fn compute(output: &NetOutput, batch: &BatchTensors, weights: LossWeights) -
         total = &total + loss * weights.moves_left;
         value
     });
+    let short_value = output.short_value.as_ref().map(|predicted| {
+        let loss = predicted
+            .to_kind(Kind::Float)
+            .mse_loss(&batch.short_value, Reduction::Mean);
+        let value = loss.double_value(&[]);
+        total = &total + loss * weights.short_value;
+        value
+    });
     Losses {
         policy: policy.double_value(&[]),
         value: value.double_value(&[]),
         moves_left,
+        short_value,
         total,
     }
 }
@@ -115,6 +128,7 @@ mod tests {
             wdl_target: Tensor::from_slice(&[1.0f32, 0.0, 0.0, 0.0, 0.0, 1.0]).view([2, 3]),
             root_wdl: Tensor::from_slice(&[0.0f32, 1.0, 0.0, 0.0, 1.0, 0.0]).view([2, 3]),
             plies_to_end: Tensor::from_slice(&[0.0f32, 40.0]),
+            short_value: Tensor::from_slice(&[0.5f32, -0.5]),
         }
     }
 
@@ -160,6 +174,26 @@ mod tests {
         assert!(loss([5.0, 5.0, 0.0]) < loss([5.0, 0.0, 0.0]));
         assert_eq!(crate::batch::wdl_target(-1.0), [0.0, 0.0, 1.0]);
         assert_eq!(crate::batch::wdl_target(0.0), [0.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn a_short_value_head_adds_its_weighted_squared_error() {
+        let zeros = |shape: &[i64]| Tensor::zeros(shape, (Kind::Float, Device::Cpu));
+        let output = |short: Option<[f32; 2]>| NetOutput {
+            policy: zeros(&[2, 1]),
+            wdl: zeros(&[2, 3]),
+            moves_left: None,
+            short_value: short.map(|s| Tensor::from_slice(&s)),
+        };
+        let mut weights = LossWeights::of(&TrainConfig::default());
+        weights.short_value = 2.0;
+        let plain = compute(&output(None), &batch(), weights);
+        assert_eq!(plain.short_value, None);
+        // The batch's targets are 0.5 and -0.5: errors of 0.5 and 0 square to a mean of 0.125.
+        let head = compute(&output(Some([0.0, -0.5])), &batch(), weights);
+        assert!((head.short_value.unwrap() - 0.125).abs() < 1e-6);
+        let added = head.total.double_value(&[]) - plain.total.double_value(&[]);
+        assert!((added - 2.0 * 0.125).abs() < 1e-6, "{added}");
     }
 
     #[test]

@@ -21,6 +21,9 @@ pub struct StepMetrics {
     /// Absent when the network has no moves-left head.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moves_left_loss: Option<f64>,
+    /// The short-horizon value's mean squared error; absent when the network has no such head.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub short_value_loss: Option<f64>,
     /// Global L2 norm of the gradient before clipping.
     pub grad_norm: f64,
     /// Batch size divided by the wall time since the previous step ended (data wait included).

@@ -295,6 +295,7 @@ impl<G: Encoding> Trainer<G> {
             policy_loss: losses.policy,
             value_loss: losses.value,
             moves_left_loss: losses.moves_left,
+            short_value_loss: losses.short_value,
             grad_norm,
             samples_per_sec: 0.0,
             skipped_overflow,

@@ -29,19 +29,26 @@ fn a_small_network_overfits_a_small_set_of_positions() {
         channels: 16,
         value_hidden: 32,
         moves_left: true,
+        short_value: true,
         ..tiny_network()
     };
     let (index, _) = window::<BaghChal>(data.path(), &rules, &config);
     let mut trainer = Trainer::<BaghChal>::new(config, &net, rules, Device::Cpu).unwrap();
-    let mut losses = Vec::new();
+    let (mut losses, mut short) = (Vec::new(), Vec::new());
     trainer
         .train_steps(&index, 300, |m| {
             assert!(m.loss.is_finite() && m.grad_norm.is_finite());
             assert!(m.moves_left_loss.is_some());
             losses.push(m.loss);
+            short.push(m.short_value_loss.expect("a short-horizon value loss"));
         })
         .unwrap();
-    let start: f64 = losses[..10].iter().sum::<f64>() / 10.0;
-    let end: f64 = losses[losses.len() - 10..].iter().sum::<f64>() / 10.0;
+    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+    let (start, end) = (mean(&losses[..10]), mean(&losses[losses.len() - 10..]));
     assert!(end < 0.5 * start, "loss went from {start:.3} to {end:.3}");
+    let (start, end) = (mean(&short[..10]), mean(&short[short.len() - 10..]));
+    assert!(
+        end < 0.5 * start,
+        "short-horizon value loss went from {start:.3} to {end:.3}"
+    );
 }

@@ -63,6 +63,7 @@ pub fn game(header: &ShardHeader, g: u32, len: u32) -> (GameRecord, Vec<Position
                 plies_to_end: len - i,
                 full_search,
                 simulations: g * 1000 + i,
+                short_value: (i as f32 * 0.291).cos(),
             }
         })
         .collect();

@@ -58,6 +58,7 @@ pub fn write_playouts<G: Encoding>(
                     plies_to_end: 0,
                     full_search: full,
                     simulations: 1,
+                    short_value: 0.0,
                 },
                 game.to_move(),
             ));
@@ -71,6 +72,7 @@ pub fn write_playouts<G: Encoding>(
             .map(|(i, (mut p, mover))| {
                 p.result = outcome.map_or(0.0, |o| o.value_for(mover));
                 p.plies_to_end = total - i as u32;
+                p.short_value = p.result;
                 p
             })
             .collect();
