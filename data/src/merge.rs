@@ -122,15 +122,16 @@ fn write_merged(
             // The first source's columns that every source has are the merged file's: the sources of a
             // generation that a newer zero finished lack the columns it added, and the merged file then lacks
             // them too (readers know what such a file means). A source with other types fails naming it.
-            let names: Vec<String> = (files[0].column_names().into_iter())
-                .filter(|name| files.iter().all(|f| f.has_column(name)))
+            let first = files[0].arrow_schema();
+            let kept: Vec<usize> = (0..first.fields().len())
+                .filter(|&i| files.iter().all(|f| f.has_column(first.field(i).name())))
                 .collect();
-            let schema = files[0].arrow_schema();
-            let kept: Vec<usize> = names.iter().filter_map(|n| schema.index_of(n).ok()).collect();
-            let schema = Arc::new(schema.project(&kept).map_err(|e| DataError::corrupt(path, e.into()))?);
-            let mut writer = DigestedWriter::new(out, schema, properties).map_err(|e| DataError::corrupt(path, e))?;
+            let schema = Arc::new(first.project(&kept).map_err(|e| DataError::corrupt(path, e.into()))?);
+            let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+            let mut writer =
+                DigestedWriter::new(out, schema.clone(), properties).map_err(|e| DataError::corrupt(path, e))?;
             for file in files {
-                for batch in file.batches(0..file.rows(), READ_BATCH_ROWS, &column_refs(&names))? {
+                for batch in file.batches(0..file.rows(), READ_BATCH_ROWS, &names)? {
                     let batch = batch?;
                     writer.write(&batch).map_err(|e| DataError::corrupt(file.path(), e))?;
                     rows += batch.num_rows();
@@ -148,10 +149,6 @@ fn write_merged(
         (Err(_), Some(e)) => Err(e),
         (Err(e), None) => Err(DataError::io(path, e)),
     }
-}
-
-fn column_refs(names: &[String]) -> Vec<&str> {
-    names.iter().map(String::as_str).collect()
 }
 
 /// Deletes both files of shard `name` (the positions file first, so that a crash leaves at worst an orphan games

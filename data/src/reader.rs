@@ -245,16 +245,6 @@ impl ShardFile {
         self.metadata.schema().index_of(name).is_ok()
     }
 
-    /// The names of every column of the file, in order.
-    pub(crate) fn column_names(&self) -> Vec<String> {
-        self.metadata
-            .schema()
-            .fields()
-            .iter()
-            .map(|f| f.name().clone())
-            .collect()
-    }
-
     /// The rows of each row group, in file order: the units a reader can decode without touching the others.
     pub fn row_groups(&self) -> Vec<Range<usize>> {
         let mut start = 0;
@@ -271,7 +261,8 @@ impl ShardFile {
     }
 
     /// Streams the rows in `range` (clamped to the file) as Arrow batches of at most `batch_rows` rows, holding
-    /// only the named columns. The first call checks the file's digest.
+    /// only the named columns; a column added to the layout later ([`schema::ADDED_COLUMNS`]) that the file
+    /// lacks is left out of the batches. The first call checks the file's digest.
     pub fn batches(
         &self,
         range: Range<usize>,
@@ -283,6 +274,7 @@ impl ShardFile {
         let file = File::open(&path).map_err(|e| DataError::io(&path, e))?;
         let indices = columns
             .iter()
+            .filter(|name| self.has_column(name) || !schema::ADDED_COLUMNS.contains(name))
             .map(|name| {
                 self.metadata
                     .schema()
@@ -321,7 +313,7 @@ impl ShardFile {
     /// Reads every position of the file.
     pub fn read_positions(&self) -> Result<Vec<PositionRecord>, DataError> {
         use position_columns::*;
-        let mut columns = vec![
+        let columns = [
             GAME_ID,
             PLY,
             STEP,
@@ -336,10 +328,8 @@ impl ShardFile {
             PLIES_TO_END,
             FULL_SEARCH,
             SIMULATIONS,
+            SHORT_VALUE,
         ];
-        if self.has_column(SHORT_VALUE) {
-            columns.push(SHORT_VALUE);
-        }
         let mut records = Vec::with_capacity(self.rows);
         for batch in self.batches(0..self.rows, READ_BATCH_ROWS, &columns)? {
             let batch = batch?;

@@ -191,11 +191,13 @@ pub(crate) fn column_indices(path: &Path, found: &Schema, expected: &Schema) -> 
     expected
         .fields()
         .iter()
-        .filter(|want| found.column_with_name(want.name()).is_some() || !ADDED_COLUMNS.contains(&want.name().as_str()))
-        .map(|want| {
-            let (index, field) = found
-                .column_with_name(want.name())
-                .ok_or_else(|| DataError::not_a_shard(path, format!("no column {}", want.name())))?;
+        .filter_map(|want| match found.column_with_name(want.name()) {
+            None if ADDED_COLUMNS.contains(&want.name().as_str()) => None,
+            None => Some(Err(DataError::not_a_shard(path, format!("no column {}", want.name())))),
+            Some(found) => Some(Ok((want, found))),
+        })
+        .map(|column| {
+            let (want, (index, field)) = column?;
             if !types_match(field.data_type(), want.data_type()) {
                 return Err(DataError::not_a_shard(
                     path,
@@ -214,7 +216,7 @@ pub(crate) fn column_indices(path: &Path, found: &Schema, expected: &Schema) -> 
 
 /// Columns added to a layout after its version was set, without a bump: files written before lack them, and
 /// readers fall back to what such files meant (`docs/data.md`). One present must still have its type.
-const ADDED_COLUMNS: [&str; 1] = [position_columns::SHORT_VALUE];
+pub(crate) const ADDED_COLUMNS: [&str; 1] = [position_columns::SHORT_VALUE];
 
 /// Type equality that ignores list item names and nullability (pyarrow, polars and DuckDB name them differently).
 fn types_match(found: &DataType, expected: &DataType) -> bool {

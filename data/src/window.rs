@@ -302,7 +302,7 @@ pub struct Drawn {
     pub skipped: Vec<DataError>,
 }
 
-const SAMPLE_COLUMNS: [&str; 8] = [
+const SAMPLE_COLUMNS: [&str; 9] = [
     position_columns::INPUT,
     position_columns::LEGAL_ACTIONS,
     position_columns::POLICY_ACTIONS,
@@ -311,6 +311,7 @@ const SAMPLE_COLUMNS: [&str; 8] = [
     position_columns::RESULT,
     position_columns::PLIES_TO_END,
     position_columns::FULL_SEARCH,
+    position_columns::SHORT_VALUE,
 ];
 
 /// An endless shuffled stream of samples over a window. It reads the window in passes; each pass visits every
@@ -485,11 +486,7 @@ impl SampleStream {
         }
         let file = self.files[slice].as_ref().expect("opened above");
         let next_file_row = rows.start;
-        let mut columns = SAMPLE_COLUMNS.to_vec();
-        if file.has_column(position_columns::SHORT_VALUE) {
-            columns.push(position_columns::SHORT_VALUE);
-        }
-        let batches = file.batches(rows, READ_BATCH_ROWS.min(self.capacity), &columns)?;
+        let batches = file.batches(rows, READ_BATCH_ROWS.min(self.capacity), &SAMPLE_COLUMNS)?;
         Ok(PieceReader {
             slice,
             batches: Box::new(batches),
