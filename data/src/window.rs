@@ -295,6 +295,20 @@ pub struct TrainingSample {
     pub short_value: f32,
 }
 
+impl TrainingSample {
+    /// The values the trainer uses, to be checked as a stored row's are ([`crate::PositionRecord`]'s).
+    pub(crate) fn values(&self) -> RowValues<'_> {
+        RowValues {
+            legal_actions: &self.legal_actions,
+            policy_actions: &self.policy_actions,
+            policy_probs: &self.policy_probs,
+            root_value: self.root_value,
+            result: self.result,
+            short_value: self.short_value,
+        }
+    }
+}
+
 /// Samples drawn by [`SampleStream::draw`], with the shards that failed while drawing them.
 #[derive(Debug)]
 pub struct Drawn {
@@ -573,19 +587,14 @@ fn samples_of(
                 plies_to_end: plies_to_end.value(row),
                 short_value: short_value.map_or(result.value(row), |s| s.value(row)),
             };
-            let values = RowValues {
-                legal_actions: &sample.legal_actions,
-                policy_actions: &sample.policy_actions,
-                policy_probs: &sample.policy_probs,
-                root_value: sample.root_value,
-                result: sample.result,
-                short_value: sample.short_value,
-            };
-            values.check(header.action_space).map_err(|reason| DataError::BadRow {
-                path: path.to_path_buf(),
-                row: first_row + row,
-                reason,
-            })?;
+            sample
+                .values()
+                .check(header.action_space)
+                .map_err(|reason| DataError::BadRow {
+                    path: path.to_path_buf(),
+                    row: first_row + row,
+                    reason,
+                })?;
             Ok(sample)
         })
         .collect()
