@@ -29,14 +29,7 @@ const SIMULATIONS: u32 = 32;
 fn score(records: &[MatchRecord], player: &str) -> (f64, f64) {
     let points: f64 = records
         .iter()
-        .map(|r| {
-            let side = if r.first == player { "first" } else { "second" };
-            match &r.winner {
-                Some(w) if w == side => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            }
-        })
+        .map(|r| r.score_of(player).expect("the player plays every game of its match"))
         .sum();
     let p = points / records.len() as f64;
     (p, (p * (1.0 - p) / records.len() as f64).sqrt().max(0.01))
