@@ -8,8 +8,8 @@ or forced at one ply (every goat move there left one: the threat was built earli
 PLAYER is the player's name in the records (`name=` of its spec). Needs the `zero` Python package (`make
 python` installs it into the set-up's venv). Prints one line per lost goat game, then the totals by result, then
 (`--before`, 10 by default) the early giveaways: of the games whose first capture came before that ply (the
-opening's plies counted), how many safe moves the goat move before it had (none: forced; one; more), and how
-many of the avoidable ones were lost.
+opening's plies counted) after a goat move of the player's, how many safe moves that goat move had (none: forced;
+one; more), and how many of the avoidable ones were lost.
 """
 import argparse
 import collections
@@ -22,6 +22,11 @@ def leaves_a_capture(state):
     return any("x" in move for move in state.legal_moves())
 
 
+def safe_goat_moves(state):
+    """The goat moves at `state` that leave the tigers no capture."""
+    return [m for m in state.legal_moves() if not leaves_a_capture(state.child(m))]
+
+
 def goat_moves_leaving_captures(record):
     """Counts of the goats' moves that left a capture: (avoidable, forced) and the captures the tigers made."""
     game = zero.Game(record["game"], None, ",".join(record["rules"]))
@@ -30,8 +35,7 @@ def goat_moves_leaving_captures(record):
     for move in record["moves"]:
         goats_to_move = state.to_move_index == 0
         if goats_to_move and leaves_a_capture(state.child(move)):
-            safe = [m for m in state.legal_moves() if not leaves_a_capture(state.child(m))]
-            counts["avoidable" if safe else "forced"] += 1
+            counts["avoidable" if safe_goat_moves(state) else "forced"] += 1
         elif not goats_to_move and "x" in move:
             counts["captures"] += 1
         state.play(move)
@@ -39,15 +43,15 @@ def goat_moves_leaving_captures(record):
 
 
 def early_giveaway(record, before):
-    """Safe goat moves at the goat move before the game's first capture, if that capture came before ply `before`
-    and after the opening; None otherwise."""
+    """How many goat moves were safe at the goat move before the game's first capture, if that capture came
+    before ply `before` and the goat move was the player's (not the opening's); None otherwise."""
     moves = list(record["opening"]) + list(record["moves"])
     first = next((ply for ply, move in enumerate(moves[:before]) if "x" in move), None)
     if first is None or first - 1 < len(record["opening"]):
         return None
     game = zero.Game(record["game"], None, ",".join(record["rules"]))
     state = game.replay(moves[: first - 1])
-    return sum(not leaves_a_capture(state.child(m)) for m in state.legal_moves())
+    return len(safe_goat_moves(state))
 
 
 def main():
