@@ -27,9 +27,14 @@ def safe_goat_moves(state):
     return [m for m in state.legal_moves() if not leaves_a_capture(state.child(m))]
 
 
+def game_of(record):
+    """The game and rules a match record was played under."""
+    return zero.Game(record["game"], None, ",".join(record["rules"]))
+
+
 def goat_moves_leaving_captures(record):
     """Counts of the goats' moves that left a capture: (avoidable, forced) and the captures the tigers made."""
-    game = zero.Game(record["game"], None, ",".join(record["rules"]))
+    game = game_of(record)
     state = game.replay(record["opening"])
     counts = collections.Counter()
     for move in record["moves"]:
@@ -49,7 +54,7 @@ def early_giveaway(record, before):
     first = next((ply for ply, move in enumerate(moves[:before]) if "x" in move), None)
     if first is None or first - 1 < len(record["opening"]):
         return None
-    game = zero.Game(record["game"], None, ",".join(record["rules"]))
+    game = game_of(record)
     state = game.replay(moves[: first - 1])
     return len(safe_goat_moves(state))
 
