@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use zero_arena::Standings;
 use zero_bot::{ExportOptions, LevelRating, SearchDefaults};
 use zero_games::{GameKind, with_game};
-use zero_search::SideRoots;
+use zero_search::{SideRoots, SideWeights};
 
 #[derive(Args, Debug, Clone)]
 pub struct ExportArgs {
@@ -22,6 +22,10 @@ pub struct ExportArgs {
     /// (gumbel/puct) (default: the run's, else puct).
     #[arg(long)]
     pub root: Option<SideRoots>,
+    /// Default score weight recorded in the manifest: W for both sides or FIRST/SECOND, each in [0, 1] (the
+    /// search's `score_utility`; default: the run's `run.eval_equal_time_score_utility`, else 0).
+    #[arg(long)]
+    pub score: Option<SideWeights>,
     /// The standings of a round robin of this network's levels (`zero eval --out FILE` with players
     /// `ckpt:CKPT,level=NAME,name=NAME` and the anchors): recorded in the manifest and shown beside the level
     /// where the bot is played.
@@ -66,9 +70,17 @@ fn read_level_ratings(path: &Path, game: &str) -> Result<Vec<LevelRating>> {
     Ok(ratings)
 }
 
-/// The search the checkpoint's run played with: its config's `selfplay.search`, when the checkpoint is a run
-/// directory's (`RUN_DIR` itself, or a file under `RUN_DIR/checkpoints/`).
-fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<(u32, SideRoots)>> {
+/// What the checkpoint's run played with, when the checkpoint is a run directory's (`RUN_DIR` itself, or a file
+/// under `RUN_DIR/checkpoints/`).
+struct RunSearch {
+    /// Self-play's simulations and root search (`selfplay.search`).
+    simulations: u32,
+    root: SideRoots,
+    /// The score weight the run judged its networks with (`run.eval_equal_time_score_utility`).
+    score_utility: SideWeights,
+}
+
+fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<RunSearch>> {
     let from_file = checkpoint.parent().and_then(Path::parent);
     let Some(config) = run_dir
         .or(from_file)
@@ -79,7 +91,11 @@ fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<(u32, 
     };
     let config = zero_run::config::RunConfig::load(&config)?;
     let search = &config.selfplay.search;
-    Ok(Some((search.simulations, search.root)))
+    Ok(Some(RunSearch {
+        simulations: search.simulations,
+        root: search.root,
+        score_utility: config.run.eval_equal_time_score_utility,
+    }))
 }
 
 pub fn run(args: ExportArgs) -> Result<()> {
@@ -99,12 +115,16 @@ pub fn run(args: ExportArgs) -> Result<()> {
     let ran = run_search(run_dir.as_deref(), &checkpoint)?;
     let options = ExportOptions {
         search: SearchDefaults {
-            sims: args.sims.or(ran.map(|r| r.0)).unwrap_or(200),
+            sims: args.sims.or(ran.as_ref().map(|r| r.simulations)).unwrap_or(200),
             // Without a run's root, the bot plays as the arena's judged network players do.
             root: args
                 .root
-                .or(ran.map(|r| r.1))
+                .or(ran.as_ref().map(|r| r.root))
                 .unwrap_or(zero_arena::spec::DEFAULT_CKPT_ROOT),
+            score_utility: args
+                .score
+                .or(ran.as_ref().map(|r| r.score_utility))
+                .unwrap_or(zero_search::SearchConfig::DEFAULT.score_utility),
         },
         elo,
         level_ratings: match &args.level_ratings {
@@ -112,6 +132,13 @@ pub fn run(args: ExportArgs) -> Result<()> {
             None => Vec::new(),
         },
     };
+    let search = zero_search::SearchConfig {
+        score_utility: options.search.score_utility,
+        ..zero_search::SearchConfig::DEFAULT
+    };
+    search
+        .validate()
+        .map_err(|e| anyhow::anyhow!("--score {}: {}", options.search.score_utility, e.reason))?;
     let kind: GameKind = meta.game.parse()?;
     let manifest = with_game!(kind, G => zero_bot::export::<G>(&checkpoint, &args.out, options))?;
     println!(

@@ -50,6 +50,7 @@ fn write_shard(dir: &Path, name: &str, seed: u64) -> std::path::PathBuf {
                 full_search: true,
                 simulations: 1,
                 short_value: 0.0,
+                score: 0.0,
             });
             game.apply_action(legal[rng.below(legal.len())]);
         }

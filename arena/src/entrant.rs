@@ -157,6 +157,7 @@ impl<G: Registered> Entrant<G> {
                 temperature,
                 c_puct,
                 fpu_reduction,
+                score_utility,
                 ..
             } => {
                 let budget = match millis {
@@ -171,6 +172,7 @@ impl<G: Registered> Entrant<G> {
                         tree_reuse: *reuse,
                         c_puct: *c_puct,
                         fpu_reduction: *fpu_reduction,
+                        score_utility: *score_utility,
                         ..SearchConfig::for_play(*root, (*simulations).max(1))
                     },
                     budget,

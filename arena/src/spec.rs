@@ -1,15 +1,16 @@
 //! Player specifications as written on the command line: `random`, `greedy`, `alphabeta:depth=4`,
 //! `alphabeta:nodes=100000`, `alphabeta:ms=200`, `mcts:sims=200`,
-//! `ckpt:PATH,sims=64|ms=100|level=NAME[,temp=T][,root=puct|gumbel|FIRST/SECOND][,device=D][,precision=auto|f32|bf16][,batch=N][,reuse=on|off]`, each with an optional
+//! `ckpt:PATH,sims=64|ms=100|level=NAME[,temp=T][,root=puct|gumbel|FIRST/SECOND][,score=W|FIRST/SECOND][,device=D][,precision=auto|f32|bf16][,batch=N][,reuse=on|off]`, each with an optional
 //! `name=LABEL`. Parsing knows no game; [`crate::Entrant`] turns a spec into players of one game.
 
 use std::fmt;
 use std::path::PathBuf;
 use zero_search::alphabeta::SearchLimit;
 use zero_search::config::{
-    MAX_LEAF_BATCH, MAX_MOVE_TIME_MS, MAX_SIMULATIONS, PLAY_LEAF_BATCH, PLAY_TREE_REUSE, SearchConfig,
+    MAX_LEAF_BATCH, MAX_MOVE_TIME_MS, MAX_SCORE_UTILITY, MAX_SIMULATIONS, PLAY_LEAF_BATCH, PLAY_TREE_REUSE,
+    SearchConfig,
 };
-use zero_search::{RootSearch, SideRoots};
+use zero_search::{RootSearch, SideRoots, SideWeights};
 
 /// Why a player spec was refused; each names the part that is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -83,6 +84,10 @@ pub enum PlayerKind {
         c_puct: f32,
         /// The search's first-play urgency reduction (`fpu=X`, default the search crate's).
         fpu_reduction: f32,
+        /// How much its search weighs the game's score beside the value (`score=W` for both sides or
+        /// `score=FIRST/SECOND`, each in [0, 1], default 0: [`SearchConfig::score_utility`]); a network without a
+        /// score head plays on its value alone.
+        score_utility: SideWeights,
     },
 }
 
@@ -109,7 +114,7 @@ const DEFAULT_CKPT_SIMS: u32 = 64;
 pub const DEFAULT_CKPT_ROOT: SideRoots = SideRoots::both(RootSearch::Puct);
 /// The keys a `ckpt:` spec takes, as its refusal of another names them.
 const CKPT_KEYS: &str =
-    "PATH (first), path, sims, ms, level, temp, root, device, precision, batch, reuse, cpuct, fpu, name";
+    "PATH (first), path, sims, ms, level, temp, root, score, device, precision, batch, reuse, cpuct, fpu, name";
 /// The search settings a `ckpt:` spec does not name: the search crate's defaults, whose PUCT constants the spec
 /// may change (`cpuct=`, `fpu=`).
 const PLAY_SEARCH: SearchConfig = SearchConfig::DEFAULT;
@@ -132,6 +137,7 @@ impl PlayerSpec {
                 level: None,
                 c_puct: PLAY_SEARCH.c_puct,
                 fpu_reduction: PLAY_SEARCH.fpu_reduction,
+                score_utility: PLAY_SEARCH.score_utility,
             },
             label: None,
         }
@@ -322,6 +328,7 @@ impl<'a> SpecParts<'a> {
         let mut temperature = 0.0;
         let mut level = None;
         let (mut c_puct, mut fpu_reduction) = (PLAY_SEARCH.c_puct, PLAY_SEARCH.fpu_reduction);
+        let mut score_utility = PLAY_SEARCH.score_utility;
         for &(key, value) in &self.pairs {
             match key {
                 "path" => path = Some(PathBuf::from(value)),
@@ -335,6 +342,7 @@ impl<'a> SpecParts<'a> {
                 "ms" => millis = Some(self.move_time(key, value)?),
                 "device" => device = value.parse().map_err(|e| self.bad_value(key, value, e))?,
                 "root" => root = value.parse().map_err(|e| self.bad_value(key, value, e))?,
+                "score" => score_utility = self.side_weights(key, value)?,
                 "precision" => precision = value.parse().map_err(|e| self.bad_value(key, value, e))?,
                 "batch" => batch = self.bounded(key, value, 1..=u64::from(MAX_LEAF_BATCH), "leaves")? as u32,
                 "reuse" => {
@@ -377,7 +385,19 @@ impl<'a> SpecParts<'a> {
             level,
             c_puct,
             fpu_reduction,
+            score_utility,
         })
+    }
+
+    /// Score weights, `score=W` or `score=FIRST/SECOND`, each within [0, [`MAX_SCORE_UTILITY`]].
+    fn side_weights(&self, key: &str, value: &str) -> Result<SideWeights, SpecError> {
+        let expected = format!("a weight from 0 to {MAX_SCORE_UTILITY}, or one for each side as FIRST/SECOND");
+        let weights: SideWeights = value.parse().map_err(|_| self.bad_number(key, value, &expected))?;
+        let in_range = |w: f32| (0.0..=MAX_SCORE_UTILITY).contains(&w);
+        if !(in_range(weights.first) && in_range(weights.second)) {
+            return Err(self.bad_number(key, value, &expected));
+        }
+        Ok(weights)
     }
 }
 
@@ -455,6 +475,7 @@ impl PlayerSpec {
                 level,
                 c_puct,
                 fpu_reduction,
+                score_utility,
                 ..
             } => {
                 let file = path
@@ -483,6 +504,9 @@ impl PlayerSpec {
                 }
                 if searches && *fpu_reduction != PLAY_SEARCH.fpu_reduction {
                     spec.push_str(&format!(",fpu={fpu_reduction}"));
+                }
+                if searches && *score_utility != PLAY_SEARCH.score_utility {
+                    spec.push_str(&format!(",score={score_utility}"));
                 }
                 if *temperature > 0.0 && level.is_none() {
                     spec.push_str(&format!(",temp={temperature}"));

@@ -211,6 +211,46 @@ fn checkpoint_puct_constants() {
     }
 }
 
+#[test]
+fn checkpoint_score_weights() {
+    use zero_search::SideWeights;
+    let weights = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
+        PlayerKind::Checkpoint { score_utility, .. } => score_utility,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(weights("ckpt:x.safetensors,ms=100"), SideWeights::both(0.0));
+    assert_eq!(weights("ckpt:x.safetensors,ms=100,score=0.25"), SideWeights::both(0.25));
+    let goats = SideWeights {
+        first: 0.5,
+        second: 0.0,
+    };
+    assert_eq!(weights("ckpt:x.safetensors,ms=100,score=0.5/0"), goats);
+    let canonical = |s: &str| PlayerSpec::parse(s).unwrap().canonical();
+    assert_eq!(
+        canonical("ckpt:x.safetensors,ms=100,score=0.5/0"),
+        "ckpt:x.safetensors,ms=100,score=0.5/0"
+    );
+    assert_eq!(
+        canonical("ckpt:x.safetensors,sims=8,score=0"),
+        "ckpt:x.safetensors,sims=8"
+    );
+    for bad in [
+        "score=1.5",
+        "score=-0.1",
+        "score=lots",
+        "score=0.5/",
+        "score=NaN",
+        "score=0.1/0.2/0.3",
+    ] {
+        let err = PlayerSpec::parse(&format!("ckpt:x.safetensors,{bad}")).unwrap_err();
+        assert!(
+            matches!(&err, SpecError::BadNumber { key, .. } if key == "score"),
+            "{bad}: {err}"
+        );
+        assert!(err.to_string().contains("a weight from 0 to 1"), "{bad}: {err}");
+    }
+}
+
 /// The simulations and temperature of a checkpoint spec made ready for game `G`.
 fn searched_by<G: zero_games::Encoding>(spec: &str) -> (u32, f32) {
     match PlayerSpec::parse(spec).unwrap().for_game::<G>().kind {

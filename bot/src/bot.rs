@@ -132,7 +132,10 @@ impl<G: Encoding> Bot<G> {
     pub fn from_bundle_on(bundle: &Bundle, sims: Option<u32>, runtime: Runtime) -> Result<Self> {
         let evaluator = network::<G>(bundle, runtime)?;
         let sims = sims.unwrap_or(bundle.manifest.search.sims).max(1);
-        let config = SearchConfig::for_play(bundle.manifest.search.root, sims);
+        let config = SearchConfig {
+            score_utility: bundle.manifest.search.score_utility,
+            ..SearchConfig::for_play(bundle.manifest.search.root, sims)
+        };
         Ok(Bot {
             // Fixed seed: the same position and budget give the same move (Gumbel sampling included).
             engine: Engine::seeded(evaluator, config, 0),

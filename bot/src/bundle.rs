@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use zero_checkpoint::{CheckpointMeta, NetworkConfig};
 use zero_games::{Encoding, GameKind};
-use zero_search::SideRoots;
+use zero_search::{SearchConfig, SideRoots, SideWeights};
 
 /// Version of the manifest layout; a loader refuses any other.
 pub const MANIFEST_VERSION: u32 = 1;
@@ -85,6 +85,19 @@ pub struct SearchDefaults {
     pub sims: u32,
     /// Root search: `puct` or `gumbel`, or one for each side, `FIRST/SECOND` (`gumbel/puct`).
     pub root: SideRoots,
+    /// How much the search weighs the game's score beside the value (`SearchConfig::score_utility`): a number
+    /// for both sides or a pair `[first, second]`, each in [0, 1]. Absent (written only when not 0) in bundles
+    /// without it: the plain value.
+    #[serde(default = "no_score_utility", skip_serializing_if = "is_no_score_utility")]
+    pub score_utility: SideWeights,
+}
+
+fn no_score_utility() -> SideWeights {
+    SearchConfig::DEFAULT.score_utility
+}
+
+fn is_no_score_utility(weights: &SideWeights) -> bool {
+    *weights == no_score_utility()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -143,6 +156,13 @@ impl Bundle {
         let manifest = read_manifest(dir)?;
         verify_files(dir, &manifest)?;
         check_level_ratings(dir, &manifest)?;
+        let search = SearchConfig {
+            score_utility: manifest.search.score_utility,
+            ..SearchConfig::DEFAULT
+        };
+        search
+            .validate()
+            .map_err(|e| anyhow::anyhow!("bundle {}: {MANIFEST_FILE}: search.{e}", dir.display()))?;
         check_checkpoint(dir, &manifest, &zero_checkpoint::read_meta(&dir.join(WEIGHTS_FILE))?)?;
         Ok(Bundle {
             dir: dir.to_path_buf(),

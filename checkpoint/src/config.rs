@@ -29,6 +29,10 @@ pub struct NetworkConfig {
     /// An auxiliary head trained on the short-horizon value (KataGo's short-term value target: the search values
     /// of the next few plies, exponentially weighted, `docs/train.md`). Training only: play never computes it.
     pub short_value: bool,
+    /// A head predicting the game's final score ([`zero_games::Game::score`]: Bagh Chal's goats captured), a
+    /// `tanh` in [-1, 1], side to move's view. Play reads it where a search weighs the score
+    /// (`selfplay.search.score_utility`); a game without a score only trains it toward 0.
+    pub score: bool,
 }
 
 impl Default for NetworkConfig {
@@ -44,6 +48,7 @@ impl Default for NetworkConfig {
             value_hidden: 64,
             moves_left: false,
             short_value: false,
+            score: false,
         }
     }
 }

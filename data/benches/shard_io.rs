@@ -83,6 +83,7 @@ fn position(rng: &mut SplitMix, game_id: &str, step: u32) -> PositionRecord {
         full_search,
         simulations: if full_search { 600 } else { 100 },
         short_value: (rng.below(2001) as f32 - 1000.0) / 1000.0,
+        score: 0.0,
     }
 }
 

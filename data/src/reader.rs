@@ -329,6 +329,7 @@ impl ShardFile {
             FULL_SEARCH,
             SIMULATIONS,
             SHORT_VALUE,
+            SCORE,
         ];
         let mut records = Vec::with_capacity(self.rows);
         for batch in self.batches(0..self.rows, READ_BATCH_ROWS, &columns)? {
@@ -355,6 +356,7 @@ impl ShardFile {
             let full_search = c.boolean(FULL_SEARCH)?;
             let simulations = c.primitive::<UInt32Type>(SIMULATIONS)?;
             let short_value = c.optional_primitive::<Float32Type>(SHORT_VALUE)?;
+            let score = c.optional_primitive::<Float32Type>(SCORE)?;
             for i in 0..batch.num_rows() {
                 let record = PositionRecord {
                     game_id: game_id.value(i).to_string(),
@@ -372,6 +374,7 @@ impl ShardFile {
                     full_search: full_search.value(i),
                     simulations: simulations.value(i),
                     short_value: short_value.map_or(result.value(i), |s| s.value(i)),
+                    score: score.map_or(0.0, |s| s.value(i)),
                 };
                 record
                     .values()

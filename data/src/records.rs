@@ -37,6 +37,9 @@ pub struct PositionRecord {
     /// exponentially weighted, the result standing in for the plies past the end (`docs/data.md`). Files written
     /// before it existed read their `result` here.
     pub short_value: f32,
+    /// The game's score at its end (`Game::score`: Bagh Chal's goats captured over five), side to
+    /// move's view, in [-1, 1]; 0 for games without a score. Files written before it existed read 0 here.
+    pub score: f32,
 }
 
 impl PositionRecord {
@@ -49,6 +52,7 @@ impl PositionRecord {
             root_value: self.root_value,
             result: self.result,
             short_value: self.short_value,
+            score: self.score,
         }
     }
 }
@@ -100,6 +104,7 @@ pub(crate) struct RowValues<'a> {
     pub root_value: f32,
     pub result: f32,
     pub short_value: f32,
+    pub score: f32,
 }
 
 /// Slack on the sum of a row's policy probabilities: they are single floats summed from visit counts.
@@ -127,6 +132,7 @@ impl RowValues<'_> {
             ("result", self.result),
             ("root value", self.root_value),
             ("short value", self.short_value),
+            ("score", self.score),
         ];
         for (name, v) in values {
             if !(-1.0..=1.0).contains(&v) {
@@ -185,6 +191,7 @@ mod tests {
             root_value: value,
             result: value,
             short_value: value,
+            score: value,
         }
     }
 
@@ -227,6 +234,9 @@ mod tests {
             short.check(10),
             Err("short value -1.5 is not a number in [-1, 1]".to_string())
         );
+        let mut score = row(&[0], &[1.0], 0.0);
+        score.score = f32::NAN;
+        assert_eq!(score.check(10), Err("score NaN is not a number in [-1, 1]".to_string()));
     }
 
     #[test]

@@ -63,6 +63,8 @@ pub mod position_columns {
     pub const SIMULATIONS: &str = "simulations";
     /// Added after version 1 without a bump (readers may ignore it); a file without it reads its `result` here.
     pub const SHORT_VALUE: &str = "short_value";
+    /// Added after version 1 without a bump (readers may ignore it); a file without it reads 0 here.
+    pub const SCORE: &str = "score";
 }
 
 /// Columns of the games file after the header columns, one per [`crate::GameRecord`] field.
@@ -115,6 +117,7 @@ pub fn positions_schema(input_len: usize) -> SchemaRef {
         Field::new(FULL_SEARCH, DataType::Boolean, false),
         Field::new(SIMULATIONS, DataType::UInt32, false),
         Field::new(SHORT_VALUE, DataType::Float32, false),
+        Field::new(SCORE, DataType::Float32, false),
     ]);
     Arc::new(Schema::new(fields))
 }
@@ -216,7 +219,7 @@ pub(crate) fn column_indices(path: &Path, found: &Schema, expected: &Schema) -> 
 
 /// Columns added to a layout after its version was set, without a bump: files written before lack them, and
 /// readers fall back to what such files meant (`docs/data.md`). One present must still have its type.
-pub(crate) const ADDED_COLUMNS: [&str; 1] = [position_columns::SHORT_VALUE];
+pub(crate) const ADDED_COLUMNS: [&str; 2] = [position_columns::SHORT_VALUE, position_columns::SCORE];
 
 /// Type equality that ignores list item names and nullability (pyarrow, polars and DuckDB name them differently).
 fn types_match(found: &DataType, expected: &DataType) -> bool {

@@ -293,6 +293,8 @@ pub struct TrainingSample {
     pub plies_to_end: u32,
     /// The short-horizon value target ([`crate::PositionRecord::short_value`]; the result for older files).
     pub short_value: f32,
+    /// The game's score at its end ([`crate::PositionRecord::score`]; 0 for older files).
+    pub score: f32,
 }
 
 impl TrainingSample {
@@ -305,6 +307,7 @@ impl TrainingSample {
             root_value: self.root_value,
             result: self.result,
             short_value: self.short_value,
+            score: self.score,
         }
     }
 }
@@ -316,7 +319,7 @@ pub struct Drawn {
     pub skipped: Vec<DataError>,
 }
 
-const SAMPLE_COLUMNS: [&str; 9] = [
+const SAMPLE_COLUMNS: [&str; 10] = [
     position_columns::INPUT,
     position_columns::LEGAL_ACTIONS,
     position_columns::POLICY_ACTIONS,
@@ -326,6 +329,7 @@ const SAMPLE_COLUMNS: [&str; 9] = [
     position_columns::PLIES_TO_END,
     position_columns::FULL_SEARCH,
     position_columns::SHORT_VALUE,
+    position_columns::SCORE,
 ];
 
 /// An endless shuffled stream of samples over a window. It reads the window in passes; each pass visits every
@@ -568,6 +572,7 @@ fn samples_of(
     let result = c.primitive::<Float32Type>(RESULT)?;
     let plies_to_end = c.primitive::<UInt32Type>(PLIES_TO_END)?;
     let short_value = c.optional_primitive::<Float32Type>(SHORT_VALUE)?;
+    let score = c.optional_primitive::<Float32Type>(SCORE)?;
     (0..batch.num_rows())
         .map(|row| {
             let has_policy = full_search.value(row);
@@ -586,6 +591,7 @@ fn samples_of(
                 result: result.value(row),
                 plies_to_end: plies_to_end.value(row),
                 short_value: short_value.map_or(result.value(row), |s| s.value(row)),
+                score: score.map_or(0.0, |s| s.value(row)),
             };
             sample
                 .values()

@@ -252,6 +252,7 @@ struct PositionColumns {
     full_search: BooleanBuilder,
     simulations: UInt32Builder,
     short_value: Float32Builder,
+    score: Float32Builder,
 }
 
 impl PositionColumns {
@@ -274,6 +275,7 @@ impl PositionColumns {
             full_search: BooleanBuilder::new(),
             simulations: UInt32Builder::new(),
             short_value: Float32Builder::new(),
+            score: Float32Builder::new(),
         }
     }
 
@@ -297,6 +299,7 @@ impl PositionColumns {
         self.full_search.append_value(p.full_search);
         self.simulations.append_value(p.simulations);
         self.short_value.append_value(p.short_value);
+        self.score.append_value(p.score);
     }
 
     fn finish(&mut self, header: &ShardHeader) -> Result<RecordBatch, arrow_schema::ArrowError> {
@@ -323,6 +326,7 @@ impl PositionColumns {
             Arc::new(self.full_search.finish()),
             Arc::new(self.simulations.finish()),
             Arc::new(self.short_value.finish()),
+            Arc::new(self.score.finish()),
         ]);
         RecordBatch::try_new(schema, columns)
     }

@@ -273,6 +273,21 @@ fn drop_column(path: &std::path::Path, name: &str) {
 }
 
 #[test]
+fn a_shard_from_before_the_score_column_reads_zero_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = write_shard(dir.path(), "old", 0, &[12, 9], 0);
+    let (_, written) = read_shard(&old.positions_path).unwrap();
+    assert!(written.iter().any(|r| r.score != 0.0));
+    drop_column(&old.positions_path, "score");
+    let (_, records) = read_shard(&old.positions_path).unwrap();
+    assert_eq!(records.len(), 21);
+    assert!(records.iter().all(|r| r.score == 0.0));
+    let drawn = draw_from(dir.path(), 21);
+    assert!(drawn.skipped.is_empty(), "{:?}", drawn.skipped);
+    assert!(drawn.samples.iter().all(|s| s.score == 0.0));
+}
+
+#[test]
 fn a_shard_from_before_the_short_value_column_reads_its_result_there() {
     let dir = tempfile::tempdir().unwrap();
     let old = write_shard(dir.path(), "old", 0, &[12, 9], 0);
@@ -332,7 +347,7 @@ fn first_child<T: arrow_array::ArrowPrimitiveType>(
 
 #[test]
 fn a_shard_with_values_the_trainer_cannot_use_is_refused_naming_the_file_row_and_value() {
-    let cases: [(&str, ColumnEdit, &str); 5] = [
+    let cases: [(&str, ColumnEdit, &str); 6] = [
         (
             "result",
             Box::new(float_at(3, f32::NAN)),
@@ -352,6 +367,11 @@ fn a_shard_with_values_the_trainer_cannot_use_is_refused_naming_the_file_row_and
             "short_value",
             Box::new(float_at(1, 2.0)),
             "row 1: short value 2 is not a number in [-1, 1]",
+        ),
+        (
+            "score",
+            Box::new(float_at(2, -3.0)),
+            "row 2: score -3 is not a number in [-1, 1]",
         ),
         (
             "legal_actions",

@@ -22,7 +22,7 @@ positions = pq.read_table(sys.argv[1])
 games = pq.read_table(sys.argv[2])
 expected = ["run", "generation", "model_id", "game", "rules", "game_id", "ply", "step", "side_to_move", "position",
             "input", "legal_actions", "policy_actions", "policy_probs", "root_value", "result", "plies_to_end",
-            "full_search", "simulations", "short_value"]
+            "full_search", "simulations", "short_value", "score"]
 assert positions.column_names == expected, positions.column_names
 assert games.column_names == ["run", "generation", "model_id", "game", "rules", "game_id", "start_position",
                               "moves", "winner", "reason", "plies", "resigned_false_check"], games.column_names

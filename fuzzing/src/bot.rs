@@ -145,6 +145,7 @@ fn export_tiny<G: Encoding>(dir: &Path) -> Bundle {
     let search = SearchDefaults {
         sims: 4,
         root: RootSearch::Puct.into(),
+        score_utility: zero_search::SearchConfig::DEFAULT.score_utility,
     };
     zero_bot::export::<G>(
         &checkpoint,

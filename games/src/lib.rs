@@ -124,6 +124,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn ply(&self) -> u32;
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
+    /// How well the side to move stands on the game's own material count, in [-1, 1], for games whose results
+    /// hide a margin a player can still play for (Bagh Chal's goats captured: a win with one goat lost and with
+    /// four are both a win). Self-play records it at a game's end as an auxiliary target, and a search may add
+    /// it to the value (`score_utility`). 0 for games without one.
+    fn score(&self) -> f32 {
+        0.0
+    }
     /// Zobrist hash of everything the rules depend on in this position (board, side to move, counters that
     /// change legality, mid-move state), maintained incrementally.
     fn hash(&self) -> u64;

@@ -57,6 +57,18 @@ fn tigers_win_at_the_fifth_capture() {
 }
 
 #[test]
+fn the_score_counts_captured_goats_for_the_tigers() {
+    let start = BaghChal::start(&BaghChalRules::default());
+    assert_eq!(start.score(), 0.0);
+    let mut g = game("T...T/...../...../G..../T...T t 15 4");
+    assert_eq!(g.score(), 0.8);
+    play_all(&mut g, &["a1xa3"]);
+    assert_eq!((g.to_move(), g.score()), (Side::First, -1.0));
+    let goats = game("T.G.T/.T.../G...G/.G..T/.G.G. g 13 1");
+    assert_eq!(goats.score(), -0.2);
+}
+
+#[test]
 fn goats_win_by_blocking_every_tiger() {
     let blocked = game("TGGGT/GG.GG/G.G.G/GG.GG/TGGGT t 0 3");
     assert_eq!(

@@ -120,6 +120,9 @@ impl<G: Encoding> NetworkEvaluator<G> {
         let moves_left: Option<Vec<f32>> = out
             .moves_left
             .map(|m| Vec::try_from(m.to_device(Device::Cpu).to_kind(Kind::Float)).expect("float"));
+        let score: Option<Vec<f32>> = out
+            .score
+            .map(|s| Vec::try_from(s.to_device(Device::Cpu).to_kind(Kind::Float)).expect("float"));
         self.batches += 1;
         self.positions += batch.len() as u64;
         let actions = G::ACTION_SPACE;
@@ -133,6 +136,7 @@ impl<G: Encoding> NetworkEvaluator<G> {
                     value: w[0] - w[2],
                     wdl: w,
                     moves_left: moves_left.as_ref().map(|m| m[i]),
+                    score: score.as_ref().map(|s| s[i]),
                 }
             })
             .collect()

@@ -8,7 +8,9 @@
 //!   channel over the board), a hidden layer, and three logits: win, draw, loss for the side to move;
 //! - moves left (optional): from the same value features, the expected number of plies to the end;
 //! - short-horizon value (optional, training only): from the same value features, a `tanh` estimate of the
-//!   search values of the next few plies (`docs/train.md`), an auxiliary target that play never asks for.
+//!   search values of the next few plies (`docs/train.md`), an auxiliary target that play never asks for;
+//! - score (optional): from the same value features, a `tanh` estimate of the game's final score
+//!   ([`zero_games::Game::score`]), which a search may weigh into its values (`score_utility`).
 //!
 //! For play, [`PolicyValueNet::fold_batch_norm`] folds each batch norm into the convolution before it (the same
 //! function with one operation fewer per layer); training always runs the layers as they are.
@@ -32,6 +34,8 @@ pub struct NetOutput {
     /// `[N]` the short-horizon value in [-1, 1], side to move's view: only in training mode, when the network has
     /// that head.
     pub short_value: Option<Tensor>,
+    /// `[N]` the predicted final score in [-1, 1], side to move's view, when the network has that head.
+    pub score: Option<Tensor>,
 }
 
 /// A convolution without bias and the batch norm after it; once folded, one convolution with a bias.
@@ -165,6 +169,7 @@ pub struct PolicyValueNet {
     value_fc2: nn::Linear,
     moves_left: Option<(nn::Linear, nn::Linear)>,
     short_value: Option<(nn::Linear, nn::Linear)>,
+    score: Option<(nn::Linear, nn::Linear)>,
 }
 
 impl PolicyValueNet {
@@ -202,6 +207,7 @@ impl PolicyValueNet {
             value_fc2: nn::linear(root / "value_fc2", config.value_hidden, 3, Default::default()),
             moves_left: config.moves_left.then(|| hidden_head("moves_left")),
             short_value: config.short_value.then(|| hidden_head("short_value")),
+            score: config.score.then(|| hidden_head("score")),
             config: config.clone(),
             shape,
         }
@@ -257,11 +263,13 @@ impl PolicyValueNet {
         let short_value = (self.short_value.as_ref())
             .filter(|_| train)
             .map(|(fc1, fc2)| features.apply(fc1).relu().apply(fc2).tanh().squeeze_dim(1));
+        let score = (self.score.as_ref()).map(|(fc1, fc2)| features.apply(fc1).relu().apply(fc2).tanh().squeeze_dim(1));
         NetOutput {
             policy,
             wdl,
             moves_left,
             short_value,
+            score,
         }
     }
 }

@@ -24,6 +24,7 @@ fn small() -> NetworkConfig {
         global_pool: true,
         moves_left: true,
         short_value: true,
+        score: true,
         ..Default::default()
     }
 }
@@ -74,6 +75,7 @@ fn saved_and_loaded_network_gives_identical_outputs_and_metadata() {
     assert!(after.policy.equal(&before.policy));
     assert!(after.wdl.equal(&before.wdl));
     assert!(after.moves_left.unwrap().equal(&before.moves_left.unwrap()));
+    assert!(after.score.unwrap().equal(&before.score.unwrap()));
     // The short-horizon value head is saved and loaded with the rest, and answers in training mode only.
     assert!(before.short_value.is_none() && after.short_value.is_none());
     let (trained, loaded) = (net.forward(&input, true), loaded.net.forward(&input, true));

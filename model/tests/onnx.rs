@@ -59,16 +59,19 @@ fn parity<G: Encoding>(config: &NetworkConfig) {
     let bytes = to_onnx::<G>(&vs, config);
     let onnx = OnnxEvaluator::<G>::from_bytes(&bytes, "parity").unwrap();
     assert_eq!(onnx.has_moves_left(), config.moves_left);
+    assert_eq!(onnx.has_score(), config.score);
     // In batches of 100, as a search would send them (and the batch size is free in the model).
     let mut policy = Vec::new();
     let mut wdl = Vec::new();
     let mut moves_left = Vec::new();
+    let mut score = Vec::new();
     let per_position = encoded.len() / POSITIONS;
     for chunk in encoded.chunks(100 * per_position) {
         let out = onnx.forward(chunk).unwrap();
         policy.extend(out.policy);
         wdl.extend(out.wdl);
         moves_left.extend(out.moves_left.unwrap_or_default());
+        score.extend(out.score.unwrap_or_default());
     }
     let differences = [
         ("policy", max_difference(&policy, &floats(&expected.policy))),
@@ -79,6 +82,10 @@ fn parity<G: Encoding>(config: &NetworkConfig) {
                 .moves_left
                 .as_ref()
                 .map_or(0.0, |m| max_difference(&moves_left, &floats(m))),
+        ),
+        (
+            "score",
+            (expected.score.as_ref()).map_or(0.0, |s| max_difference(&score, &floats(s))),
         ),
     ];
     for (head, difference) in differences {
@@ -103,9 +110,12 @@ fn configs() -> Vec<NetworkConfig> {
             global_pool: true,
             moves_left: true,
             short_value: true,
+            score: true,
             value_channels: 4,
-            ..base
+            ..base.clone()
         },
+        // The score output alone comes third, where the moves left would.
+        NetworkConfig { score: true, ..base },
     ]
 }
 

@@ -1,10 +1,10 @@
 //! The policy/value network written as an ONNX model (opset 13), layer for layer as `zero-model` builds it in
 //! tch: a 3x3 convolution stem with batch norm, residual blocks (two 3x3 convolutions with batch norm, an
-//! optional squeeze-excitation gate), and the policy, value and moves-left heads (`docs/bundle.md`).
+//! optional squeeze-excitation gate), and the policy, value, moves-left and score heads (`docs/bundle.md`).
 //!
 //! The graph has one input, `input` `[N, planes, height, width]` (N free), and the outputs `policy` `[N,
 //! actions]` (logits over the whole action space), `wdl` `[N, 3]` (logits of win, draw and loss for the side to
-//! move) and, when the network has that head, `moves_left` `[N]`. Batch norm is written in inference form (its
+//! move) and, when the network has those heads, `moves_left` `[N]` and `score` `[N]`, in that order. Batch norm is written in inference form (its
 //! running statistics), so the model computes what the network computes in evaluation mode.
 //!
 //! The weights come straight from a checkpoint file (`zero-checkpoint`), by their names in the network's
@@ -59,13 +59,22 @@ fn write_model(config: &NetworkConfig, shape: NetShape, weights: &Weights, doc: 
         x = graph.residual_block(&format!("block{block}"), &x, config.squeeze_excitation)?;
     }
     graph.policy_head(&x)?;
-    graph.value_heads(&x, config.global_pool, config.moves_left)?;
+    graph.value_heads(&x, config.global_pool)?;
+    if config.moves_left {
+        graph.scalar_head("moves_left", "Softplus")?;
+    }
+    if config.score {
+        graph.scalar_head("score", "Tanh")?;
+    }
     let mut outputs = vec![
         value_info("policy", &[Dim::Batch, Dim::Fixed(shape.actions)]),
         value_info("wdl", &[Dim::Batch, Dim::Fixed(3)]),
     ];
     if config.moves_left {
         outputs.push(value_info("moves_left", &[Dim::Batch]));
+    }
+    if config.score {
+        outputs.push(value_info("score", &[Dim::Batch]));
     }
     let input = value_info(
         "input",
@@ -315,7 +324,8 @@ impl<'a> GraphWriter<'a> {
         Ok(())
     }
 
-    fn value_heads(&mut self, x: &str, global_pool: bool, moves_left: bool) -> Result<(), OnnxError> {
+    /// The value head; its features (`value_features`) also feed the scalar heads.
+    fn value_heads(&mut self, x: &str, global_pool: bool) -> Result<(), OnnxError> {
         let v = self.conv("value_conv", x)?;
         let v = self.batch_norm("value_norm", &v)?;
         let v = self.unary("Relu", &v, "value_relu");
@@ -331,15 +341,19 @@ impl<'a> GraphWriter<'a> {
         let h = self.unary("Relu", &h, "value_hidden");
         let wdl = self.linear("value_fc2", &h)?;
         self.unary("Identity", &wdl, "wdl");
-        if moves_left {
-            let h = self.linear("moves_left_fc1", &features)?;
-            let h = self.unary("Relu", &h, "moves_left_hidden");
-            let m = self.linear("moves_left_fc2", &h)?;
-            let m = self.unary("Softplus", &m, "moves_left_softplus");
-            let axes = "moves_left_axes";
-            self.constant_ints(axes, &[1]);
-            self.node("Squeeze", &[&m, axes], "moves_left", Vec::new());
-        }
+        Ok(())
+    }
+
+    /// A hidden head on the value features with one output per position, `activation` applied, as the output
+    /// `name` `[N]` (its weights `NAME_fc1` and `NAME_fc2`).
+    fn scalar_head(&mut self, name: &str, activation: &str) -> Result<(), OnnxError> {
+        let h = self.linear(&format!("{name}_fc1"), "value_features")?;
+        let h = self.unary("Relu", &h, &format!("{name}_hidden"));
+        let m = self.linear(&format!("{name}_fc2"), &h)?;
+        let m = self.unary(activation, &m, &format!("{name}_activation"));
+        let axes = format!("{name}_axes");
+        self.constant_ints(&axes, &[1]);
+        self.node("Squeeze", &[&m, &axes], name, Vec::new());
         Ok(())
     }
 }

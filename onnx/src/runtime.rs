@@ -20,12 +20,15 @@ pub struct OnnxOutput {
     pub wdl: Vec<f32>,
     /// `[N]` plies to the end, when the network has that head.
     pub moves_left: Option<Vec<f32>>,
+    /// `[N]` the predicted final score, when the network has that head.
+    pub score: Option<Vec<f32>>,
 }
 
 /// An ONNX network for game `G`, evaluating batches on the CPU.
 pub struct OnnxEvaluator<G> {
     plan: Plan,
     moves_left: bool,
+    score: bool,
     label: String,
     input: Vec<f32>,
     _game: PhantomData<fn(&G)>,
@@ -47,12 +50,14 @@ impl<G: Encoding> OnnxEvaluator<G> {
             .iter()
             .map(|o| model.node(o.node).name.clone())
             .collect();
-        let moves_left = match outputs.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-            ["policy", "wdl"] => false,
-            ["policy", "wdl", "moves_left"] => true,
+        let (moves_left, score) = match outputs.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+            ["policy", "wdl"] => (false, false),
+            ["policy", "wdl", "moves_left"] => (true, false),
+            ["policy", "wdl", "score"] => (false, true),
+            ["policy", "wdl", "moves_left", "score"] => (true, true),
             other => {
                 return Err(OnnxError::Model(format!(
-                    "outputs {other:?}; expected policy, wdl and optionally moves_left"
+                    "outputs {other:?}; expected policy, wdl and optionally moves_left and score, in that order"
                 )));
             }
         };
@@ -68,6 +73,7 @@ impl<G: Encoding> OnnxEvaluator<G> {
         let evaluator = OnnxEvaluator {
             plan,
             moves_left,
+            score,
             label,
             input: Vec::new(),
             _game: PhantomData,
@@ -92,7 +98,9 @@ impl<G: Encoding> OnnxEvaluator<G> {
                 G::ACTION_SPACE
             )));
         }
-        let all = out.policy.iter().chain(&out.wdl).chain(out.moves_left.iter().flatten());
+        let all = (out.policy.iter().chain(&out.wdl))
+            .chain(out.moves_left.iter().flatten())
+            .chain(out.score.iter().flatten());
         if !all.into_iter().all(|v| v.is_finite()) {
             return Err(OnnxError::Model(
                 "the network's outputs on the start position are not finite".to_string(),
@@ -104,6 +112,11 @@ impl<G: Encoding> OnnxEvaluator<G> {
     /// Whether the network predicts the plies left.
     pub fn has_moves_left(&self) -> bool {
         self.moves_left
+    }
+
+    /// Whether the network predicts the game's final score.
+    pub fn has_score(&self) -> bool {
+        self.score
     }
 
     /// One forward pass over `encoded` (N positions as [`encode_batch`] writes them).
@@ -129,6 +142,11 @@ impl<G: Encoding> OnnxEvaluator<G> {
             policy: floats(0)?,
             wdl: floats(1)?,
             moves_left: if self.moves_left { Some(floats(2)?) } else { None },
+            score: if self.score {
+                Some(floats(2 + usize::from(self.moves_left))?)
+            } else {
+                None
+            },
         })
     }
 }
@@ -169,6 +187,7 @@ impl<G: Encoding> Evaluator<G> for OnnxEvaluator<G> {
                     value: wdl[0] - wdl[2],
                     wdl,
                     moves_left: out.moves_left.as_ref().map(|m| m[i]),
+                    score: out.score.as_ref().map(|s| s[i]),
                 }
             })
             .collect()

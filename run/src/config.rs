@@ -43,6 +43,11 @@ pub struct LoopConfig {
     /// The network's root search in that match (`puct`, `gumbel`, or one for each side, `gumbel/puct`; the
     /// arena's `root=` key): PUCT, the arena's default, unless a game's sides search better apart.
     pub eval_equal_time_root: zero_search::SideRoots,
+    /// How much the network's search weighs the game's score in that match (the arena's `score=` key, a number
+    /// or `[first, second]`, each in [0, 1]; needs `network.score`); `zero export` records it in the bundle. 0
+    /// plays on the value alone. Apart from self-play's `selfplay.search.score_utility`: a weight that helps
+    /// self-play's targets need not be the one that plays best.
+    pub eval_equal_time_score_utility: zero_search::SideWeights,
     /// Play that match every this many generations (and always for the run's last one): where a generation
     /// takes a minute, 40 equal-time games a generation would take most of the run's time.
     pub eval_equal_time_every: u32,
@@ -83,6 +88,7 @@ impl Default for LoopConfig {
             eval_equal_time_games: 20,
             eval_equal_time_parallel: 0,
             eval_equal_time_root: zero_arena::spec::DEFAULT_CKPT_ROOT,
+            eval_equal_time_score_utility: SearchConfig::DEFAULT.score_utility,
             eval_equal_time_every: 1,
             eval_beside_selfplay: false,
             seed: 1,
@@ -187,7 +193,33 @@ impl RunConfig {
             .validate()
             .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         config.check_rules().map_err(|e| anyhow::anyhow!("{origin}: {e:#}"))?;
+        config.check_score().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         Ok(config)
+    }
+
+    /// A score weight is in range, and is only set for a network that predicts the score (without the head the
+    /// weight would do nothing, silently).
+    fn check_score(&self) -> std::result::Result<(), String> {
+        let weights = [
+            ("selfplay.search.score_utility", self.selfplay.search.score_utility),
+            (
+                "run.eval_equal_time_score_utility",
+                self.run.eval_equal_time_score_utility,
+            ),
+        ];
+        for (key, weights) in weights {
+            let search = SearchConfig {
+                score_utility: weights,
+                ..SearchConfig::DEFAULT
+            };
+            search.validate().map_err(|e| format!("{key}: {}", e.reason))?;
+            if weights != SearchConfig::DEFAULT.score_utility && !self.network.score {
+                return Err(format!(
+                    "{key} = {weights} needs a network with a score head: set network.score = true"
+                ));
+            }
+        }
+        Ok(())
     }
 
     pub fn load(path: &Path) -> Result<RunConfig> {
@@ -229,6 +261,7 @@ pub const RESUMABLE_KEYS: &[&str] = &[
     "run.eval_equal_time_games",
     "run.eval_equal_time_parallel",
     "run.eval_equal_time_root",
+    "run.eval_equal_time_score_utility",
     "run.eval_equal_time_every",
     "run.eval_beside_selfplay",
     "selfplay.workers",
@@ -398,6 +431,45 @@ mod tests {
         ] {
             let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../configs/{file}.toml"));
             RunConfig::load(&path).unwrap();
+        }
+    }
+
+    #[test]
+    fn score_weights_are_a_number_or_a_pair_and_need_a_score_head() {
+        let parse = |text: &str| RunConfig::parse(&format!("game = \"baghchal\"\n{text}"), "t.toml");
+        let config = parse(
+            "[network]\nscore = true\n[selfplay.search]\nscore_utility = 0.25\n\
+             [run]\neval_equal_time_score_utility = [0.5, 0.0]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            config.selfplay.search.score_utility,
+            zero_search::SideWeights::both(0.25)
+        );
+        assert_eq!(config.run.eval_equal_time_score_utility.to_string(), "0.5/0");
+        // The config written into a run directory reads back the same.
+        assert_eq!(RunConfig::parse(&config.to_toml(), "again.toml").unwrap(), config);
+        let refusals = [
+            (
+                "[selfplay.search]\nscore_utility = 0.25\n",
+                "needs a network with a score head",
+            ),
+            (
+                "[network]\nscore = true\n[run]\neval_equal_time_score_utility = 2.0\n",
+                "within [0, 1]",
+            ),
+            (
+                "[network]\nscore = true\n[selfplay.search]\nscore_utility = \"much\"\n",
+                "a pair of numbers",
+            ),
+            (
+                "[network]\nscore = true\n[selfplay.search]\nscore_utility = [1.0]\n",
+                "a pair of numbers",
+            ),
+        ];
+        for (text, reason) in refusals {
+            let err = format!("{:#}", parse(text).unwrap_err());
+            assert!(err.contains("score_utility") && err.contains(reason), "{text}: {err}");
         }
     }
 

@@ -24,7 +24,7 @@ use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use zero_arena::{Entrant, MatchOptions, MatchRecord, OpeningBook, Standings, head_to_head, rate_records};
 use zero_games::{Game, Registered, Side};
-use zero_search::SideRoots;
+use zero_search::{SearchConfig, SideRoots, SideWeights};
 
 /// The player every rating is relative to, when the run's baselines include it.
 const ANCHOR: &str = "random";
@@ -206,16 +206,19 @@ pub fn equal_time<G: Registered>(
     }
     let checkpoint = dir.checkpoint(generation);
     let name = network_name(generation);
-    let root = config.run.eval_equal_time_root;
+    let (root, score) = (
+        config.run.eval_equal_time_root,
+        config.run.eval_equal_time_score_utility,
+    );
     let network = Entrant::<G>::parse(&format!(
-        "ckpt:{},ms={ms},root={root},name={name}",
+        "ckpt:{},ms={ms},root={root},score={score},name={name}",
         checkpoint.display()
     ))?;
     let opponent = Entrant::<G>::parse(&format!("alphabeta:ms={ms}"))?;
     let pairing = Pairing {
         a: &network,
         b: &opponent,
-        file: dir.equal_time_dir().join(equal_time_file(generation, ms, root)),
+        file: dir.equal_time_dir().join(equal_time_file(generation, ms, root, score)),
         first_opening: 0,
     };
     let at_once = match config.run.eval_equal_time_parallel {
@@ -236,18 +239,19 @@ pub fn equal_time<G: Registered>(
     }))
 }
 
-/// The file of generation `generation`'s equal-time match: `gen-NNNN-msN.jsonl`, with the root search after the
-/// time where it is not the default (`gen-0004-ms100-gumbel-puct.jsonl`), so that a run resumed with another root
-/// plays its later matches afresh rather than adding to games played with the old one.
-fn equal_time_file(generation: u32, ms: u64, root: SideRoots) -> String {
-    if root == zero_arena::spec::DEFAULT_CKPT_ROOT {
-        format!("gen-{generation:04}-ms{ms}.jsonl")
-    } else {
-        format!(
-            "gen-{generation:04}-ms{ms}-{}.jsonl",
-            root.to_string().replace('/', "-")
-        )
+/// The file of generation `generation`'s equal-time match: `gen-NNNN-msN.jsonl`, with the root search and the
+/// score weight after the time where they are not the defaults (`gen-0004-ms100-gumbel-puct.jsonl`,
+/// `gen-0004-ms100-score0.5-0.jsonl`), so that a run resumed with other settings plays its later matches afresh
+/// rather than adding to games played with the old ones.
+fn equal_time_file(generation: u32, ms: u64, root: SideRoots, score: SideWeights) -> String {
+    let mut stem = format!("gen-{generation:04}-ms{ms}");
+    if root != zero_arena::spec::DEFAULT_CKPT_ROOT {
+        stem.push_str(&format!("-{root}"));
     }
+    if score != SearchConfig::DEFAULT.score_utility {
+        stem.push_str(&format!("-score{score}"));
+    }
+    format!("{}.jsonl", stem.replace('/', "-"))
 }
 
 /// Whether generation `generation` plays the equal-time match: every `run.eval_equal_time_every` generations,
@@ -395,11 +399,20 @@ mod tests {
     #[test]
     fn the_equal_time_match_names_its_root_search_where_it_is_not_the_default() {
         let root = |text: &str| text.parse::<SideRoots>().unwrap();
-        assert_eq!(equal_time_file(4, 100, root("puct")), "gen-0004-ms100.jsonl");
-        assert_eq!(equal_time_file(4, 100, root("gumbel")), "gen-0004-ms100-gumbel.jsonl");
+        let plain = SideWeights::both(0.0);
+        assert_eq!(equal_time_file(4, 100, root("puct"), plain), "gen-0004-ms100.jsonl");
         assert_eq!(
-            equal_time_file(12, 20, root("gumbel/puct")),
+            equal_time_file(4, 100, root("gumbel"), plain),
+            "gen-0004-ms100-gumbel.jsonl"
+        );
+        assert_eq!(
+            equal_time_file(12, 20, root("gumbel/puct"), plain),
             "gen-0012-ms20-gumbel-puct.jsonl"
+        );
+        let goats = "0.5/0".parse().unwrap();
+        assert_eq!(
+            equal_time_file(4, 100, root("puct"), goats),
+            "gen-0004-ms100-score0.5-0.jsonl"
         );
         let config = RunConfig::parse(
             "game = \"baghchal\"\n[run]\neval_equal_time_root = \"gumbel/puct\"\n",

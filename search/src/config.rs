@@ -112,6 +112,96 @@ impl<'de> Deserialize<'de> for SideRoots {
     }
 }
 
+/// A weight for each side, the first player's first: one number for both (`0.25`), or a pair (`[0.5, 0.0]` in
+/// TOML, `0.5/0` in player specs and manifests). [`SearchConfig::score_utility`] is one: in an asymmetric game
+/// one side may gain from playing for the margin and the other not.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SideWeights {
+    pub first: f32,
+    pub second: f32,
+}
+
+impl SideWeights {
+    /// The same weight for both sides.
+    pub const fn both(weight: f32) -> Self {
+        SideWeights {
+            first: weight,
+            second: weight,
+        }
+    }
+
+    /// The weight of `side`.
+    pub fn for_side(self, side: Side) -> f32 {
+        match side {
+            Side::First => self.first,
+            Side::Second => self.second,
+        }
+    }
+}
+
+impl std::fmt::Display for SideWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.first == self.second {
+            write!(f, "{}", self.first)
+        } else {
+            write!(f, "{}/{}", self.first, self.second)
+        }
+    }
+}
+
+impl std::str::FromStr for SideWeights {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let parse = |part: &str| {
+            part.trim()
+                .parse::<f32>()
+                .map_err(|_| format!("{part:?} is not a number; expected W, or one for each side as FIRST/SECOND"))
+        };
+        match text.split_once('/') {
+            None => parse(text).map(SideWeights::both),
+            Some((first, second)) => Ok(SideWeights {
+                first: parse(first)?,
+                second: parse(second)?,
+            }),
+        }
+    }
+}
+
+/// As TOML and JSON write it: a number when both sides share it, else `[first, second]`.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum SideWeightsForm {
+    Both(f32),
+    Each([f32; 2]),
+}
+
+impl Serialize for SideWeights {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let form = if self.first == self.second {
+            SideWeightsForm::Both(self.first)
+        } else {
+            SideWeightsForm::Each([self.first, self.second])
+        };
+        form.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for SideWeights {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match SideWeightsForm::deserialize(deserializer) {
+            Ok(SideWeightsForm::Both(weight)) => Ok(SideWeights::both(weight)),
+            Ok(SideWeightsForm::Each([first, second])) => Ok(SideWeights { first, second }),
+            Err(_) => Err(serde::de::Error::custom(
+                "expected a number, or a pair of numbers [first player's, second player's]",
+            )),
+        }
+    }
+}
+
+/// The largest score utility weight: past 1 the score would outweigh the game's result itself.
+pub const MAX_SCORE_UTILITY: f32 = 1.0;
+
 /// The leaf batch of a timed player's search ([`SearchConfig::for_play`]): 32 beat 16 and 8 at equal time
 /// (`docs/experiments.md`).
 pub const PLAY_LEAF_BATCH: u32 = 32;
@@ -174,6 +264,13 @@ pub struct SearchConfig {
     ///
     /// [`Engine`]: crate::Engine
     pub leaf_batch: u32,
+    /// How much the searching side's leaves weigh the game's score ([`zero_games::Game::score`], Bagh Chal's
+    /// goats captured) beside the value: a leaf is worth `value + w x score` (the network's predicted score,
+    /// or a finished game's own), kept in [-1, 1], `w` being the weight of the side to move at the search's
+    /// root. A search then prefers a win with more in hand and a loss with less, where a plain value sees only
+    /// the result. Needs a network with a score head (`network.score`); without one, leaves are worth their
+    /// value. 0 (the default) for both sides: the plain value.
+    pub score_utility: SideWeights,
 }
 
 impl Default for SearchConfig {
@@ -206,6 +303,7 @@ impl SearchConfig {
         gumbel_c_scale: 1.0,
         virtual_loss: 1.0,
         leaf_batch: 1,
+        score_utility: SideWeights::both(0.0),
     };
 
     /// The settings of a player that is judged rather than trained: the defaults, with `root`, `simulations`,
@@ -269,7 +367,30 @@ impl SearchConfig {
         if !(1..=MAX_LEAF_BATCH).contains(&self.leaf_batch) {
             return fail("leaf_batch", &format!("must be within [1, {MAX_LEAF_BATCH}]"));
         }
+        let weights = self.score_utility;
+        if ![weights.first, weights.second]
+            .iter()
+            .all(|w| (0.0..=MAX_SCORE_UTILITY).contains(w))
+        {
+            return fail(
+                "score_utility",
+                &format!("each side's weight must be within [0, {MAX_SCORE_UTILITY}], got {weights}"),
+            );
+        }
         Ok(())
+    }
+
+    /// What a position is worth to a search whose root has `searcher` to move: `value` (a network's, or a
+    /// finished game's result) plus the searcher's [`SearchConfig::score_utility`] weight times `score`, both
+    /// from the position's side to move's view, kept in [-1, 1]; the plain value without a score.
+    pub fn utility(&self, searcher: Side, value: f32, score: Option<f32>) -> f32 {
+        match score {
+            Some(score) => {
+                let weight = self.score_utility.for_side(searcher);
+                (value + weight * score).clamp(-1.0, 1.0)
+            }
+            None => value,
+        }
     }
 
     /// Whether a full search by `side` gets Dirichlet noise at its root.

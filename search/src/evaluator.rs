@@ -21,6 +21,8 @@ pub struct Evaluation {
     pub wdl: [f32; 3],
     /// Predicted plies to the end, when known.
     pub moves_left: Option<f32>,
+    /// The predicted final score ([`zero_games::Game::score`]) in [-1, 1], when the evaluator has a score head.
+    pub score: Option<f32>,
 }
 
 impl Evaluation {
@@ -41,6 +43,7 @@ impl Evaluation {
             value,
             wdl,
             moves_left: None,
+            score: None,
         }
     }
 }

@@ -226,8 +226,9 @@ impl<G: Game> GameSearch<G> {
                     self.tree.reach(node, to_move);
                     self.count_start(gumbel_index);
                     if let Some(outcome) = leaf_game.outcome() {
-                        // Draw reasons give 0; a loss of the side to move -1.
-                        let value = outcome.value_for(to_move);
+                        // Draw reasons give 0; a loss of the side to move -1; the searcher may weigh the score.
+                        let searcher = self.root_game.to_move();
+                        let value = config.utility(searcher, outcome.value_for(to_move), Some(leaf_game.score()));
                         self.tree.set_terminal(node, value);
                         self.tree.backup(path, value, false);
                         self.completed += 1;
@@ -259,8 +260,9 @@ impl<G: Game> GameSearch<G> {
         evaluation: &Evaluation,
     ) {
         let leaf = *path.last().expect("a path has a leaf");
-        self.tree.expand(leaf, legal, &evaluation.priors, evaluation.value);
-        self.tree.backup(path, evaluation.value, true);
+        let value = config.utility(self.root_game.to_move(), evaluation.value, evaluation.score);
+        self.tree.expand(leaf, legal, &evaluation.priors, value);
+        self.tree.backup(path, value, true);
         if leaf == ROOT {
             self.prepare_root(config, rng);
         } else {

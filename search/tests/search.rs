@@ -5,11 +5,12 @@ mod common;
 use common::{config, position, search};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
 use zero_games::tours::Tours;
-use zero_games::{ActionList, Game};
-use zero_search::UniformEvaluator;
+use zero_games::{ActionList, Game, Side};
 use zero_search::config::MAX_SIMULATIONS;
+use zero_search::{EvalRequest, Evaluation, Evaluator, SideWeights, UniformEvaluator};
 use zero_search::{GameSearch, RolloutEvaluator, RootSearch, SearchConfig, search_blocking, search_to_budget};
 
 #[test]
@@ -256,4 +257,74 @@ fn a_non_finite_or_out_of_range_search_setting_is_refused_by_its_name() {
     };
     assert_eq!(edges.validate(), Ok(()));
     assert_eq!(SearchConfig::default().validate(), Ok(()));
+}
+
+/// Uniform priors and a flat value, with the position's own score as the predicted one: what a search then
+/// prefers comes from the score utility alone.
+struct ScoreOnly;
+
+impl<G: Game> Evaluator<G> for ScoreOnly {
+    fn evaluate(&mut self, batch: &[EvalRequest<'_, G>]) -> Vec<Evaluation> {
+        let judge = |r: &EvalRequest<'_, G>| Evaluation {
+            score: Some(r.game.score()),
+            ..Evaluation::uniform(r.legal.len(), 0.0, false)
+        };
+        batch.iter().map(judge).collect()
+    }
+
+    fn name(&self) -> String {
+        "score-only".to_string()
+    }
+}
+
+#[test]
+fn the_searching_sides_score_weight_values_a_capture_and_the_others_does_not() {
+    // Tigers to move, three goats taken; a1xa3 takes a fourth (not the fifth, which would end the game).
+    let game: BaghChal = position("T...T/...../...../G..../T...T t 16 3");
+    let capture = common::first_action(&game, "a1xa3");
+    let run = |weights: &str| {
+        let config = SearchConfig {
+            score_utility: weights.parse().unwrap(),
+            ..config(RootSearch::Puct)
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut search = GameSearch::new(game.clone(), RootSearch::Puct);
+        search_blocking(&mut search, &mut ScoreOnly, &config, 200, true, &mut rng);
+        search.finish(0.0, &mut rng)
+    };
+    // The tigers weigh the score: the capture is the most visited move, and the root is worth more than a draw.
+    let tigers = run("0/0.5");
+    assert_eq!(tigers.action, capture);
+    assert!(tigers.root_value > 0.2, "root value {}", tigers.root_value);
+    // Only the goats weigh it: to the tigers' search every leaf is worth its flat value.
+    let goats_only = run("0.5/0");
+    assert_eq!(goats_only.root_value, 0.0);
+}
+
+#[test]
+fn score_weights_are_one_for_both_sides_or_a_pair_and_refused_out_of_range() {
+    let both: SideWeights = "0.25".parse().unwrap();
+    assert_eq!(both, SideWeights::both(0.25));
+    assert_eq!(both.to_string(), "0.25");
+    let pair: SideWeights = "0.5/0".parse().unwrap();
+    assert_eq!((pair.for_side(Side::First), pair.for_side(Side::Second)), (0.5, 0.0));
+    assert_eq!(pair.to_string(), "0.5/0");
+    let err = "0.5/x".parse::<SideWeights>().unwrap_err();
+    assert!(err.contains("\"x\" is not a number"), "{err}");
+    for bad in ["-0.1", "1.5", "NaN", "0/inf"] {
+        let config = SearchConfig {
+            score_utility: bad.parse().unwrap(),
+            ..SearchConfig::default()
+        };
+        assert_eq!(config.validate().unwrap_err().key, "score_utility", "{bad}");
+    }
+    // The utility adds the searcher's weight times the score, kept in [-1, 1]; no score leaves the value.
+    let config = SearchConfig {
+        score_utility: pair,
+        ..SearchConfig::default()
+    };
+    assert_eq!(config.utility(Side::First, 0.5, Some(-0.4)), 0.3);
+    assert_eq!(config.utility(Side::First, 0.9, Some(0.8)), 1.0);
+    assert_eq!(config.utility(Side::Second, 0.5, Some(-0.4)), 0.5);
+    assert_eq!(config.utility(Side::First, 0.5, None), 0.5);
 }

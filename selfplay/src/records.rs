@@ -86,6 +86,7 @@ impl<G: Encoding> GameRecorder<G> {
             full_search: result.full,
             simulations: result.simulations,
             short_value: 0.0,
+            score: 0.0,
         });
         self.surprises.push(result.policy_surprise);
     }
@@ -155,11 +156,25 @@ impl<G: Encoding> GameRecorder<G> {
 pub fn judge_draw(positions: &mut [PositionRecord], final_to_move: Side, score: f32) {
     let score = score.clamp(-1.0, 1.0);
     for p in positions {
-        p.result = if p.side_to_move as usize == final_to_move.index() {
-            score
-        } else {
-            -score
-        };
+        p.result = seen_by(p, final_to_move, score);
+    }
+}
+
+/// Gives each position the game's final score ([`zero_games::Game::score`] of the last position, `score` from
+/// `final_to_move`'s view) from its own side to move's view: the score head's target.
+pub fn fill_scores(positions: &mut [PositionRecord], final_to_move: Side, score: f32) {
+    let score = score.clamp(-1.0, 1.0);
+    for p in positions {
+        p.score = seen_by(p, final_to_move, score);
+    }
+}
+
+/// `value`, which is `side`'s view, from the view of `position`'s side to move (the games are zero-sum).
+fn seen_by(position: &PositionRecord, side: Side, value: f32) -> f32 {
+    if position.side_to_move as usize == side.index() {
+        value
+    } else {
+        -value
     }
 }
 
@@ -261,6 +276,7 @@ mod tests {
                 full_search,
                 simulations: 1,
                 short_value: 0.0,
+                score: 0.0,
             })
             .collect()
     }
@@ -346,6 +362,15 @@ mod tests {
         assert_eq!(positions.iter().map(|p| p.short_value).collect::<Vec<_>>(), values);
         fill_short_values(&mut positions, 1e6);
         assert!(positions.iter().all(|p| (p.short_value - p.result).abs() < 1e-3));
+    }
+
+    #[test]
+    fn scores_are_seen_from_each_side_to_move() {
+        let mut positions = played(&[0.0, 0.0, 0.0]);
+        fill_scores(&mut positions, Side::Second, 0.6);
+        assert_eq!(positions.iter().map(|p| p.score).collect::<Vec<_>>(), [-0.6, 0.6, -0.6]);
+        fill_scores(&mut positions, Side::First, 3.0);
+        assert_eq!(positions.iter().map(|p| p.score).collect::<Vec<_>>(), [1.0, -1.0, 1.0]);
     }
 
     #[test]

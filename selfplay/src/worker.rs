@@ -17,7 +17,7 @@
 
 use crate::config::{SelfPlayConfig, SparringSide};
 use crate::records::{
-    GameRecorder, SHORT_VALUE_HORIZON, UnmatchedMove, fill_short_values, judge_draw, weight_by_surprise,
+    GameRecorder, SHORT_VALUE_HORIZON, UnmatchedMove, fill_scores, fill_short_values, judge_draw, weight_by_surprise,
 };
 use crate::sink::{GameSink, SinkError};
 use crate::stats::{Progress, SelfPlayStats};
@@ -479,6 +479,8 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
                 self.config.draw_score * last.heuristic(),
             );
         }
+        let last = slot.search.game();
+        fill_scores(&mut positions, last.to_move(), last.score());
         fill_short_values(&mut positions, SHORT_VALUE_HORIZON);
         let positions = weight_by_surprise(positions, &surprises, self.config.policy_surprise_weight, &mut slot.rng);
         let mut stats = SelfPlayStats {

@@ -81,6 +81,7 @@ fn write_synthetic<G: Encoding>(dir: &std::path::Path, header: &ShardHeader, pos
                         full_search: full,
                         simulations: 100,
                         short_value: 0.0,
+                        score: 0.0,
                     }
                 })
                 .collect();

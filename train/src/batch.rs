@@ -25,6 +25,8 @@ pub struct HostBatch {
     pub plies_to_end: Vec<f32>,
     /// `[N]` the short-horizon value target, side to move's view.
     pub short_value: Vec<f32>,
+    /// `[N]` the game's final score, side to move's view.
+    pub score: Vec<f32>,
     /// The symmetry applied to each row.
     pub symmetries: Vec<u8>,
 }
@@ -52,6 +54,7 @@ impl HostBatch {
             root_wdl: Vec::with_capacity(3 * n),
             plies_to_end: Vec::with_capacity(n),
             short_value: Vec::with_capacity(n),
+            score: Vec::with_capacity(n),
             symmetries: Vec::with_capacity(n),
         };
         let mut turned = vec![0u8; input_len];
@@ -78,6 +81,7 @@ impl HostBatch {
             batch.root_wdl.extend(wdl_target(sample.root_value));
             batch.plies_to_end.push(sample.plies_to_end as f32);
             batch.short_value.push(sample.short_value);
+            batch.score.push(sample.score);
             batch.symmetries.push(sym as u8);
         }
         batch
@@ -101,6 +105,7 @@ impl HostBatch {
             root_wdl: Tensor::from_slice(&self.root_wdl).view([n, 3]).to_device(device),
             plies_to_end: Tensor::from_slice(&self.plies_to_end).to_device(device),
             short_value: Tensor::from_slice(&self.short_value).to_device(device),
+            score: Tensor::from_slice(&self.score).to_device(device),
         }
     }
 }
@@ -118,6 +123,7 @@ pub struct BatchTensors {
     pub root_wdl: Tensor,
     pub plies_to_end: Tensor,
     pub short_value: Tensor,
+    pub score: Tensor,
 }
 
 #[cfg(test)]
@@ -137,6 +143,7 @@ mod tests {
             result,
             plies_to_end: 7,
             short_value: root_value / 2.0,
+            score: -result / 5.0,
         }
     }
 
@@ -149,5 +156,6 @@ mod tests {
         assert_eq!(batch.root_wdl, [0.0, 0.5, 0.5, 0.0, 1.0, 0.0]);
         assert_eq!(batch.plies_to_end, [7.0, 7.0]);
         assert_eq!(batch.short_value, [-0.25, 0.0]);
+        assert_eq!(batch.score, [-0.2, -0.05]);
     }
 }

@@ -88,6 +88,8 @@ pub struct TrainConfig {
     /// Weight of the short-horizon value's squared error (used only when the network has that head,
     /// `network.short_value`).
     pub short_value_weight: f64,
+    /// Weight of the score's squared error (used only when the network has that head, `network.score`).
+    pub score_weight: f64,
     /// `sgd` or `adamw`.
     pub optimizer: OptimizerKind,
     /// Peak learning rate, reached at the end of the warm-up.
@@ -150,6 +152,7 @@ impl Default for TrainConfig {
             moves_left_weight: 0.1,
             moves_left_scale: 20.0,
             short_value_weight: 1.5,
+            score_weight: 1.0,
             optimizer: OptimizerKind::Sgd,
             learning_rate: 0.02,
             momentum: 0.9,
@@ -198,6 +201,7 @@ impl TrainConfig {
             ("value_horizon", self.value_horizon),
             ("moves_left_weight", self.moves_left_weight),
             ("short_value_weight", self.short_value_weight),
+            ("score_weight", self.score_weight),
             ("learning_rate", self.learning_rate),
             ("weight_decay", self.weight_decay),
             ("grad_clip_norm", self.grad_clip_norm),

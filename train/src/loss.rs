@@ -1,6 +1,6 @@
 //! The training loss: policy cross-entropy against the search target, win/draw/loss cross-entropy against the
-//! result, an optional moves-left Huber loss and an optional short-horizon value squared error, each weighted by
-//! the config.
+//! result, an optional moves-left Huber loss and optional squared errors of the short-horizon value and the
+//! score, each weighted by the config.
 
 use crate::batch::BatchTensors;
 use crate::config::TrainConfig;
@@ -16,6 +16,7 @@ pub struct Losses {
     pub value: f64,
     pub moves_left: Option<f64>,
     pub short_value: Option<f64>,
+    pub score: Option<f64>,
 }
 
 /// Weights and scale of the loss terms.
@@ -30,6 +31,7 @@ pub struct LossWeights {
     pub moves_left: f64,
     pub moves_left_scale: f64,
     pub short_value: f64,
+    pub score: f64,
 }
 
 impl LossWeights {
@@ -42,6 +44,7 @@ impl LossWeights {
             moves_left: config.moves_left_weight,
             moves_left_scale: config.moves_left_scale,
             short_value: config.short_value_weight,
+            score: config.score_weight,
         }
     }
 }
@@ -95,19 +98,22 @@ pub fn compute(output: &NetOutput, batch: &BatchTensors, weights: LossWeights) -
         total = &total + loss * weights.moves_left;
         value
     });
-    let short_value = output.short_value.as_ref().map(|predicted| {
-        let loss = predicted
-            .to_kind(Kind::Float)
-            .mse_loss(&batch.short_value, Reduction::Mean);
-        let value = loss.double_value(&[]);
-        total = &total + loss * weights.short_value;
-        value
-    });
+    let mut squared_error = |predicted: &Option<Tensor>, target: &Tensor, weight: f64| {
+        predicted.as_ref().map(|predicted| {
+            let loss = predicted.to_kind(Kind::Float).mse_loss(target, Reduction::Mean);
+            let value = loss.double_value(&[]);
+            total = &total + loss * weight;
+            value
+        })
+    };
+    let short_value = squared_error(&output.short_value, &batch.short_value, weights.short_value);
+    let score = squared_error(&output.score, &batch.score, weights.score);
     Losses {
         policy: policy.double_value(&[]),
         value: value.double_value(&[]),
         moves_left,
         short_value,
+        score,
         total,
     }
 }
@@ -129,6 +135,7 @@ mod tests {
             root_wdl: Tensor::from_slice(&[0.0f32, 1.0, 0.0, 0.0, 1.0, 0.0]).view([2, 3]),
             plies_to_end: Tensor::from_slice(&[0.0f32, 40.0]),
             short_value: Tensor::from_slice(&[0.5f32, -0.5]),
+            score: Tensor::from_slice(&[-0.25f32, 1.0]),
         }
     }
 
@@ -177,23 +184,30 @@ mod tests {
     }
 
     #[test]
-    fn a_short_value_head_adds_its_weighted_squared_error() {
+    fn the_short_value_and_score_heads_add_their_weighted_squared_errors() {
         let zeros = |shape: &[i64]| Tensor::zeros(shape, (Kind::Float, Device::Cpu));
-        let output = |short: Option<[f32; 2]>| NetOutput {
+        let output = |short: Option<[f32; 2]>, score: Option<[f32; 2]>| NetOutput {
             policy: zeros(&[2, 1]),
             wdl: zeros(&[2, 3]),
             moves_left: None,
             short_value: short.map(|s| Tensor::from_slice(&s)),
+            score: score.map(|s| Tensor::from_slice(&s)),
         };
         let mut weights = LossWeights::of(&TrainConfig::default());
-        weights.short_value = 2.0;
-        let plain = compute(&output(None), &batch(), weights);
-        assert_eq!(plain.short_value, None);
-        // The batch's targets are 0.5 and -0.5: errors of 0.5 and 0 square to a mean of 0.125.
-        let head = compute(&output(Some([0.0, -0.5])), &batch(), weights);
-        assert!((head.short_value.unwrap() - 0.125).abs() < 1e-6);
-        let added = head.total.double_value(&[]) - plain.total.double_value(&[]);
-        assert!((added - 2.0 * 0.125).abs() < 1e-6, "{added}");
+        (weights.short_value, weights.score) = (2.0, 3.0);
+        let plain = compute(&output(None, None), &batch(), weights);
+        assert_eq!((plain.short_value, plain.score), (None, None));
+        // Short values 0.5 and -0.5: errors of 0.5 and 0 square to a mean of 0.125. Scores -0.25 and 1: errors of
+        // 0.25 and 0.5, a mean square of 0.15625.
+        let short = compute(&output(Some([0.0, -0.5]), None), &batch(), weights);
+        let score = compute(&output(None, Some([0.0, 0.5])), &batch(), weights);
+        let both = compute(&output(Some([0.0, -0.5]), Some([0.0, 0.5])), &batch(), weights);
+        assert!((short.short_value.unwrap() - 0.125).abs() < 1e-6);
+        assert!((score.score.unwrap() - 0.15625).abs() < 1e-6);
+        let added = |losses: &Losses| losses.total.double_value(&[]) - plain.total.double_value(&[]);
+        assert!((added(&short) - 2.0 * 0.125).abs() < 1e-6, "{}", added(&short));
+        assert!((added(&score) - 3.0 * 0.15625).abs() < 1e-6, "{}", added(&score));
+        assert!((added(&both) - added(&short) - added(&score)).abs() < 1e-6);
     }
 
     #[test]

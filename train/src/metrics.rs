@@ -24,6 +24,9 @@ pub struct StepMetrics {
     /// The short-horizon value's mean squared error; absent when the network has no such head.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub short_value_loss: Option<f64>,
+    /// The score's mean squared error; absent when the network has no score head.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_loss: Option<f64>,
     /// Global L2 norm of the gradient before clipping.
     pub grad_norm: f64,
     /// Batch size divided by the wall time since the previous step ended (data wait included).

@@ -296,6 +296,7 @@ impl<G: Encoding> Trainer<G> {
             value_loss: losses.value,
             moves_left_loss: losses.moves_left,
             short_value_loss: losses.short_value,
+            score_loss: losses.score,
             grad_norm,
             samples_per_sec: 0.0,
             skipped_overflow,

@@ -30,17 +30,19 @@ fn a_small_network_overfits_a_small_set_of_positions() {
         value_hidden: 32,
         moves_left: true,
         short_value: true,
+        score: true,
         ..tiny_network()
     };
     let (index, _) = window::<BaghChal>(data.path(), &rules, &config);
     let mut trainer = Trainer::<BaghChal>::new(config, &net, rules, Device::Cpu).unwrap();
-    let (mut losses, mut short) = (Vec::new(), Vec::new());
+    let (mut losses, mut short, mut score) = (Vec::new(), Vec::new(), Vec::new());
     trainer
         .train_steps(&index, 300, |m| {
             assert!(m.loss.is_finite() && m.grad_norm.is_finite());
             assert!(m.moves_left_loss.is_some());
             losses.push(m.loss);
             short.push(m.short_value_loss.expect("a short-horizon value loss"));
+            score.push(m.score_loss.expect("a score loss"));
         })
         .unwrap();
     let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
@@ -51,4 +53,6 @@ fn a_small_network_overfits_a_small_set_of_positions() {
         end < 0.5 * start,
         "short-horizon value loss went from {start:.3} to {end:.3}"
     );
+    let (start, end) = (mean(&score[..10]), mean(&score[score.len() - 10..]));
+    assert!(end < 0.5 * start, "score loss went from {start:.3} to {end:.3}");
 }

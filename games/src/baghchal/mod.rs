@@ -449,6 +449,15 @@ impl Game for BaghChal {
         self.draw
     }
 
+    /// Goats captured over the five that win, positive for the tigers.
+    fn score(&self) -> f32 {
+        let captured = f32::from(self.captured) / f32::from(CAPTURE_TARGET);
+        match self.side {
+            Side::First => -captured,
+            Side::Second => captured,
+        }
+    }
+
     fn hash(&self) -> u64 {
         self.hash
     }

@@ -59,12 +59,20 @@ pub fn write_playouts<G: Encoding>(
                     full_search: full,
                     simulations: 1,
                     short_value: 0.0,
+                    score: 0.0,
                 },
                 game.to_move(),
             ));
             game.apply_action(legal[rng.below(legal.len())]);
         }
         let outcome = game.outcome();
+        let score = |mover: zero_games::Side| {
+            if mover == game.to_move() {
+                game.score()
+            } else {
+                -game.score()
+            }
+        };
         let total = rows.len() as u32;
         let positions: Vec<PositionRecord> = rows
             .into_iter()
@@ -73,6 +81,7 @@ pub fn write_playouts<G: Encoding>(
                 p.result = outcome.map_or(0.0, |o| o.value_for(mover));
                 p.plies_to_end = total - i as u32;
                 p.short_value = p.result;
+                p.score = score(mover);
                 p
             })
             .collect();
