@@ -85,17 +85,19 @@ impl std::str::FromStr for SideRoots {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        let parse = |part: &str| {
+        let [first, second] = each_side(text, |part| {
             part.parse::<RootSearch>()
                 .map_err(|e| format!("{e}, or one for each side as FIRST/SECOND (gumbel/puct)"))
-        };
-        match text.split_once('/') {
-            None => parse(text).map(SideRoots::both),
-            Some((first, second)) => Ok(SideRoots {
-                first: parse(first)?,
-                second: parse(second)?,
-            }),
-        }
+        })?;
+        Ok(SideRoots { first, second })
+    }
+}
+
+/// A setting for each side as text: `X` for both, or `FIRST/SECOND`, each part read by `parse`.
+fn each_side<T: Copy>(text: &str, parse: impl Fn(&str) -> Result<T, String>) -> Result<[T; 2], String> {
+    match text.split_once('/') {
+        None => parse(text).map(|both| [both, both]),
+        Some((first, second)) => Ok([parse(first)?, parse(second)?]),
     }
 }
 
@@ -153,18 +155,12 @@ impl std::str::FromStr for SideWeights {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        let parse = |part: &str| {
+        let [first, second] = each_side(text, |part| {
             part.trim()
                 .parse::<f32>()
                 .map_err(|_| format!("{part:?} is not a number; expected W, or one for each side as FIRST/SECOND"))
-        };
-        match text.split_once('/') {
-            None => parse(text).map(SideWeights::both),
-            Some((first, second)) => Ok(SideWeights {
-                first: parse(first)?,
-                second: parse(second)?,
-            }),
-        }
+        })?;
+        Ok(SideWeights { first, second })
     }
 }
 
