@@ -132,13 +132,8 @@ pub fn run(args: ExportArgs) -> Result<()> {
             None => Vec::new(),
         },
     };
-    let search = zero_search::SearchConfig {
-        score_utility: options.search.score_utility,
-        ..zero_search::SearchConfig::DEFAULT
-    };
-    search
-        .validate()
-        .map_err(|e| anyhow::anyhow!("--score {}: {}", options.search.score_utility, e.reason))?;
+    (options.search.score_utility.check_score_utility())
+        .map_err(|e| anyhow::anyhow!("--score {}: {e}", options.search.score_utility))?;
     let kind: GameKind = meta.game.parse()?;
     let manifest = with_game!(kind, G => zero_bot::export::<G>(&checkpoint, &args.out, options))?;
     println!(

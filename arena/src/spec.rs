@@ -393,10 +393,9 @@ impl<'a> SpecParts<'a> {
     fn side_weights(&self, key: &str, value: &str) -> Result<SideWeights, SpecError> {
         let expected = format!("a weight from 0 to {MAX_SCORE_UTILITY}, or one for each side as FIRST/SECOND");
         let weights: SideWeights = value.parse().map_err(|_| self.bad_number(key, value, &expected))?;
-        let in_range = |w: f32| (0.0..=MAX_SCORE_UTILITY).contains(&w);
-        if !(in_range(weights.first) && in_range(weights.second)) {
-            return Err(self.bad_number(key, value, &expected));
-        }
+        weights
+            .check_score_utility()
+            .map_err(|_| self.bad_number(key, value, &expected))?;
         Ok(weights)
     }
 }

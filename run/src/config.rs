@@ -208,11 +208,9 @@ impl RunConfig {
             ),
         ];
         for (key, weights) in weights {
-            let search = SearchConfig {
-                score_utility: weights,
-                ..SearchConfig::DEFAULT
-            };
-            search.validate().map_err(|e| format!("{key}: {}", e.reason))?;
+            weights
+                .check_score_utility()
+                .map_err(|reason| format!("{key}: {reason}"))?;
             if weights != SearchConfig::DEFAULT.score_utility && !self.network.score {
                 return Err(format!(
                     "{key} = {weights} needs a network with a score head: set network.score = true"

@@ -139,6 +139,19 @@ impl SideWeights {
             Side::Second => self.second,
         }
     }
+
+    /// Why the weights cannot be a score utility ([`SearchConfig::score_utility`]): each must be within [0,
+    /// [`MAX_SCORE_UTILITY`]] (a NaN is not).
+    pub fn check_score_utility(self) -> Result<(), String> {
+        let in_range = |w: f32| (0.0..=MAX_SCORE_UTILITY).contains(&w);
+        if in_range(self.first) && in_range(self.second) {
+            Ok(())
+        } else {
+            Err(format!(
+                "each side's weight must be within [0, {MAX_SCORE_UTILITY}], got {self}"
+            ))
+        }
+    }
 }
 
 impl std::fmt::Display for SideWeights {
@@ -363,15 +376,8 @@ impl SearchConfig {
         if !(1..=MAX_LEAF_BATCH).contains(&self.leaf_batch) {
             return fail("leaf_batch", &format!("must be within [1, {MAX_LEAF_BATCH}]"));
         }
-        let weights = self.score_utility;
-        if ![weights.first, weights.second]
-            .iter()
-            .all(|w| (0.0..=MAX_SCORE_UTILITY).contains(w))
-        {
-            return fail(
-                "score_utility",
-                &format!("each side's weight must be within [0, {MAX_SCORE_UTILITY}], got {weights}"),
-            );
+        if let Err(reason) = self.score_utility.check_score_utility() {
+            return fail("score_utility", &reason);
         }
         Ok(())
     }
