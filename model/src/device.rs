@@ -144,6 +144,43 @@ pub fn cpu_has_native_bf16() -> bool {
     }
 }
 
+/// One line naming this machine's CPU as the run's log records it: its model, the cores this process may use and
+/// the widest vector extensions libtorch dispatches on. A run of one config and seed replays bit for bit only on
+/// the same kind of CPU: another one picks other kernels (and `auto` another [`Precision`]), so the log says which.
+pub fn cpu_summary() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| cpu_model_name(&text))
+        .unwrap_or_else(|| format!("an unnamed {} CPU", std::env::consts::ARCH));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{model}, {cores} core(s), {}", cpu_vector_extensions())
+}
+
+/// The `model name` of the first processor in the text of `/proc/cpuinfo`.
+fn cpu_model_name(cpuinfo: &str) -> Option<String> {
+    cpuinfo.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        (key.trim() == "model name" && !value.trim().is_empty()).then(|| value.trim().to_string())
+    })
+}
+
+/// The vector extensions that change which kernels run: "avx512bf16", "avx512f", "avx2" or "no avx2".
+fn cpu_vector_extensions() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if cpu_has_native_bf16() {
+            return "avx512bf16";
+        }
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            return "avx512f";
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return "avx2";
+        }
+    }
+    "no avx2"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,6 +230,18 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn the_cpu_model_is_the_first_processors() {
+        let cpuinfo = "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC\nflags\t\t: fpu avx2\n\n\
+                       processor\t: 1\nmodel name\t: Another\n";
+        assert_eq!(cpu_model_name(cpuinfo).as_deref(), Some("AMD EPYC"));
+        assert_eq!(cpu_model_name("processor\t: 0\nmodel name\t:   \n"), None);
+        assert_eq!(cpu_model_name(""), None);
+        let summary = cpu_summary();
+        assert!(summary.contains("core(s)"), "{summary}");
+        assert!(summary.ends_with(cpu_vector_extensions()), "{summary}");
     }
 
     #[test]

@@ -155,6 +155,12 @@ fn run_loop<G: Registered>(config: &RunConfig, dir: &RunDir) -> Result<()> {
     let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
     let mut state = dir.load_state()?;
     let device = config.train.device.parse::<DeviceChoice>()?.resolve()?;
+    // A run replays bit for bit only on the same kind of CPU and number format (docs/run.md, "Resuming").
+    tracing::info!(
+        "machine: {}; training on {device:?}, self-play's networks in {:?} on the CPU",
+        zero_model::device::cpu_summary(),
+        config.selfplay.precision.kind(tch::Device::Cpu)
+    );
     let book = openings::<G>(config, dir, &rules)?;
     say(format!(
         "zero run: {} in {} (generation {} of {}), report: {}",
