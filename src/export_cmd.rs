@@ -132,7 +132,10 @@ pub fn run(args: ExportArgs) -> Result<()> {
             None => Vec::new(),
         },
     };
-    (options.search.score_utility.check_score_utility())
+    options
+        .search
+        .score_utility
+        .check_score_utility()
         .map_err(|e| anyhow::anyhow!("--score {}: {e}", options.search.score_utility))?;
     let kind: GameKind = meta.game.parse()?;
     let manifest = with_game!(kind, G => zero_bot::export::<G>(&checkpoint, &args.out, options))?;

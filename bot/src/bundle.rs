@@ -156,7 +156,10 @@ impl Bundle {
         let manifest = read_manifest(dir)?;
         verify_files(dir, &manifest)?;
         check_level_ratings(dir, &manifest)?;
-        (manifest.search.score_utility.check_score_utility())
+        manifest
+            .search
+            .score_utility
+            .check_score_utility()
             .map_err(|e| anyhow::anyhow!("bundle {}: {MANIFEST_FILE}: search.score_utility: {e}", dir.display()))?;
         check_checkpoint(dir, &manifest, &zero_checkpoint::read_meta(&dir.join(WEIGHTS_FILE))?)?;
         Ok(Bundle {
