@@ -230,6 +230,24 @@ fn loading_refuses_damaged_bundles_naming_what_is_wrong() {
         "level_ratings: unknown level \"grandmaster\"",
     );
     case(
+        "score-utility-out-of-range",
+        &|b| {
+            let mut m = manifest(b);
+            m["search"]["score_utility"] = serde_json::json!([0.5, 1.5]);
+            write_manifest(b, &m);
+        },
+        "manifest.json: search.score_utility: each side's weight must be within [0, 1], got 0.5/1.5",
+    );
+    case(
+        "score-utility-not-a-number",
+        &|b| {
+            let mut m = manifest(b);
+            m["search"]["score_utility"] = "much".into();
+            write_manifest(b, &m);
+        },
+        "expected a number, or a pair of numbers",
+    );
+    case(
         "future-version",
         &|b| {
             let mut m = manifest(b);

@@ -368,3 +368,17 @@ proptest! {
         let _ = Tours::parse_rules(None, &[format!("{key}={value}")]);
     }
 }
+
+#[test]
+fn the_score_is_the_pawn_difference_over_fifteen_for_the_side_to_move() {
+    let start = Tours::start(&rules(None, &[]));
+    assert_eq!(start.score(), 0.0);
+    // White 4 pawns against Black's 1, and then Black to move after White takes nothing.
+    let g = game("w a1:www c3:w h8:b");
+    assert_eq!(g.score(), 3.0 / 15.0);
+    let g = after(g, &["Ca1:e"]);
+    assert_eq!((g.to_move(), g.score()), (Side::Second, -3.0 / 15.0));
+    // A capture changes the count by one for the capturer.
+    let g = after(game("w a1:www d1:bb h8:b"), &["Ca1:e"]);
+    assert_eq!((g.to_move(), g.score()), (Side::Second, -1.0 / 15.0));
+}

@@ -13,7 +13,7 @@ pub(super) const PLANES: usize = 2 * MAX_HEIGHT + 3 + 6;
 /// The symmetry that shows the board from Black's side: the rotation by 180 degrees (`grid::map_vector`).
 pub(super) const BLACK_VIEW: usize = 2;
 /// The most pawns a player has.
-const PAWNS: f32 = 15.0;
+const PAWNS: f32 = super::PAWNS_PER_SIDE as f32;
 
 const OWN: usize = 0;
 const OPPONENT: usize = MAX_HEIGHT;

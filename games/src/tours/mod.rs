@@ -57,6 +57,9 @@ use tables::{NEXT, NONE, SQUARES};
 
 pub use notation::square_name;
 
+/// The pawns each side starts with, and the most it can ever have.
+const PAWNS_PER_SIDE: u32 = 15;
+
 /// A Tours rule set.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ToursRules {
@@ -446,6 +449,14 @@ impl Game for Tours {
             return Some(Outcome::win(self.side.other(), EndReason::NoLegalMove));
         }
         self.draw
+    }
+
+    /// Pawns on the board, the side to move's minus the other's, over the 15 each side starts with: the material
+    /// a draw by the no-progress or ply limit hides (a game drawn five pawns down is still lost material).
+    fn score(&self) -> f32 {
+        let mine = self.pawns(self.side) as f32;
+        let theirs = self.pawns(self.side.other()) as f32;
+        (mine - theirs) / PAWNS_PER_SIDE as f32
     }
 
     fn hash(&self) -> u64 {

@@ -1,11 +1,9 @@
 //! Tours notation: rule options, positions, moves and the text board.
 
 use super::tables::{MAX_HEIGHT, NEXT, NONE, SQUARES};
-use super::{Tours, ToursMove, ToursRules};
+use super::{PAWNS_PER_SIDE, Tours, ToursMove, ToursRules};
 use crate::grid::{DIR_NAMES, dir_of, parse_dir};
 use crate::{Game, NotationError, RulesError, Side, parse_bool, parse_count, parse_options};
-
-const PAWNS_PER_SIDE: u32 = 15;
 
 /// The name of square `s` (`a1`..`h8`).
 pub fn square_name(s: usize) -> String {
