@@ -15,11 +15,12 @@ run: setup
 	$(CARGO) build --release --bin zero --bin zero-torch
 	target/release/zero run
 
-# Formatting, lints, code shape, the advisory check and every test, the slow tier and the Python package's suite
-# included (what CI runs).
+# Formatting, the workspace-hack's check, lints, code shape, the advisory check and every test, the slow tier and the
+# Python package's suite included (what CI runs).
 test: setup
 	scripts/setup-slurm.sh
 	$(CARGO) fmt --all -- --check
+	scripts/check-hakari.sh
 	$(CARGO) clippy --workspace --all-targets --all-features -- -D warnings
 	python3 scripts/check-shape.py
 	python3 scripts/audit.py
