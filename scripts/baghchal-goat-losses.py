@@ -3,7 +3,7 @@
 the goats' games of the player and of the opponent, how many lost, how many gave a goat away early (a capture
 before a given ply, the opening's plies counted), and how often each kind was lost.
 
-    python3 scripts/baghchal-goat-losses.py --opponent alphabeta:ms=100 [--before 10] GAMES.jsonl [MORE.jsonl ...]
+    python3 scripts/baghchal-goat-losses.py --opponent alphabeta:ms=100 [--before 10] [--lines] GAMES.jsonl [...]
     ~/.cache/zero/torch-2.13.0/venv/bin/python scripts/baghchal-goat-losses.py RUN/data/gNNNN-*.games.parquet
 
 In every record one side is OPPONENT (its name in the records); the other is the player, whatever its name, so
@@ -12,6 +12,8 @@ the records of several matches of one network under different names count togeth
 goats of its games, what the value targets it trains on say an early goat is worth. A capture is a move with an
 `x` (`e5xc3`), and only tigers capture. `scripts/goat-captures.py` asks the next
 question of one player's lost games: was each capture avoidable at the goat move before it, or forced.
+`--lines` also lists the player's early captures: each line from the start to the first capture, with how many
+games reached it and how many of them the player's goats lost.
 """
 import argparse
 import collections
@@ -19,13 +21,19 @@ import json
 
 
 def goat_game(record, opponent, before):
-    """(whose goats: "player" or "opponent", lost, a goat taken before ply `before`) of one eval record."""
+    """(whose goats: "player" or "opponent", lost, the line up to a goat taken before ply `before` or None) of one
+    eval record."""
     if opponent not in (record["first"], record["second"]):
         raise ValueError(f"neither side is {opponent!r}")
     goats = "opponent" if record["first"] == opponent else "player"
     moves = list(record["opening"]) + list(record["moves"])
-    early = any("x" in move for move in moves[:before])
-    return goats, record["winner"] == "second", early
+    return goats, record["winner"] == "second", early_line(moves, before)
+
+
+def early_line(moves, before):
+    """The moves up to and including the first capture, where it comes before ply `before`; None otherwise."""
+    capture = next((ply for ply, move in enumerate(moves[:before]) if "x" in move), None)
+    return None if capture is None else " ".join(moves[: capture + 1])
 
 
 def eval_games(path, opponent, before):
@@ -51,22 +59,27 @@ def selfplay_games(path, before):
         raise SystemExit(f"{path}: not a self-play games shard: {error}")
     for row in rows:
         if row["game"] == "baghchal":
-            yield "self-play", row["winner"] == 1, any("x" in move for move in row["moves"][:before])
+            yield "self-play", row["winner"] == 1, early_line(row["moves"], before)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--opponent", help="the opponent's name in evaluation records")
     parser.add_argument("--before", type=int, default=10, help="an early capture is one before this ply")
+    parser.add_argument("--lines", action="store_true", help="list the player's early captures, line by line")
     parser.add_argument("games", nargs="+")
     args = parser.parse_args()
-    tally = collections.Counter()
+    tally, lines = collections.Counter(), collections.Counter()
     for path in args.games:
         if path.endswith(".parquet"):
             games = selfplay_games(path, args.before)
         else:
             games = eval_games(path, args.opponent, args.before)
-        for goats, lost, early in games:
+        for goats, lost, line in games:
+            early = line is not None
+            if early and goats == "player":
+                lines[(line, "games")] += 1
+                lines[(line, "lost")] += lost
             tally[(goats, "games")] += 1
             tally[(goats, "lost")] += lost
             tally[(goats, "early")] += early
@@ -81,6 +94,10 @@ def main():
         rest, rest_lost = games - early, lost - early_lost
         print(f"{goats}'s goats: {games} games, lost {lost}; a goat taken before ply {args.before} in {early}, "
               f"of which lost {early_lost}; lost {rest_lost} of the other {rest}")
+    if args.lines:
+        reached = sorted(((n, line) for (line, what), n in lines.items() if what == "games"), reverse=True)
+        for n, line in reached:
+            print(f"  {n} games, {lines[(line, 'lost')]} lost: {line}")
 
 
 if __name__ == "__main__":
