@@ -69,7 +69,8 @@ def main():
     parser.add_argument("--lines", action="store_true", help="list the player's early captures, line by line")
     parser.add_argument("games", nargs="+")
     args = parser.parse_args()
-    tally, lines = collections.Counter(), collections.Counter()
+    tally = collections.Counter()
+    line_games, line_lost = collections.Counter(), collections.Counter()  # the player's early captures, by line
     for path in args.games:
         if path.endswith(".parquet"):
             games = selfplay_games(path, args.before)
@@ -78,8 +79,8 @@ def main():
         for goats, lost, line in games:
             early = line is not None
             if early and goats == "player":
-                lines[(line, "games")] += 1
-                lines[(line, "lost")] += lost
+                line_games[line] += 1
+                line_lost[line] += lost
             tally[(goats, "games")] += 1
             tally[(goats, "lost")] += lost
             tally[(goats, "early")] += early
@@ -95,9 +96,8 @@ def main():
         print(f"{goats}'s goats: {games} games, lost {lost}; a goat taken before ply {args.before} in {early}, "
               f"of which lost {early_lost}; lost {rest_lost} of the other {rest}")
     if args.lines:
-        reached = sorted(((n, line) for (line, what), n in lines.items() if what == "games"), reverse=True)
-        for n, line in reached:
-            print(f"  {n} games, {lines[(line, 'lost')]} lost: {line}")
+        for n, line in sorted(((n, line) for line, n in line_games.items()), reverse=True):
+            print(f"  {n} games, {line_lost[line]} lost: {line}")
 
 
 if __name__ == "__main__":
