@@ -3,11 +3,11 @@
 //! swapped).
 //!
 //! An opening is a uniformly random number of plies in `min_plies..=max_plies` (2-6 by default), each a uniformly
-//! random legal move. It is kept only if it is **balanced**: the game is not over, and a depth-4 alpha-beta
-//! search with the game's heuristic scores it, from the first player's view, within [`BALANCE_LIMIT`] of the
-//! same search from the start position (so no side has already lost material, or left a piece to a capture or
-//! a fork, that it cannot get back; the start is the reference rather than 0 because a heuristic need not call
-//! the start even: Bagh Chal's counts the tigers' free steps). Duplicates (same position hash) are dropped. The book is generated
+//! random legal move. It is kept only if it is **balanced** (`zero_search::balance`): the game is not over, and a
+//! depth-4 alpha-beta search with the game's heuristic scores it, from the first player's view, within
+//! [`BALANCE_LIMIT`] of the same search from the start position (so no side has already lost material, or left a
+//! piece to a capture or a fork, that it cannot get back). Self-play's random openings (`selfplay.opening_share`)
+//! are judged the same way. Duplicates (same position hash) are dropped. The book is generated
 //! once from a seed and stored as JSON (the move sequences in notation, with the game and rules they belong to),
 //! so that a match can be replayed exactly.
 
@@ -18,13 +18,9 @@ use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use zero_games::Heuristic;
-use zero_search::alphabeta::{AlphaBeta, SearchLimit};
+use zero_search::balance::{BalanceJudge, play_random_moves};
 
-/// Largest difference (on the heuristic's [-1, 1] scale) between an opening's judged score and the start's.
-pub const BALANCE_LIMIT: f32 = 0.12;
-/// The depth of the balance judge's alpha-beta: four plies see a piece lost to a fork or to a capture the
-/// opening left (two saw only the capture at once, and let through Bagh Chal openings that lose a goat).
-pub const BALANCE_DEPTH: u32 = 4;
+pub use zero_search::balance::{BALANCE_DEPTH, BALANCE_LIMIT};
 /// Random tries per opening wanted before giving up on finding more.
 const TRIES_PER_OPENING: usize = 50;
 
@@ -51,43 +47,24 @@ impl OpeningBook {
         max_plies: u32,
     ) -> OpeningBook {
         let mut rng = player_rng(seed, u64::MAX);
-        let mut judge = AlphaBeta::<G>::new(SearchLimit::depth(BALANCE_DEPTH), player_rng(seed, u64::MAX - 1));
+        let mut judge = BalanceJudge::<G>::new(rules, player_rng(seed, u64::MAX - 1));
         let mut seen = FxHashSet::default();
         let mut openings = Vec::new();
-        let mut moves = Vec::new();
+        let mut line = Vec::new();
         let max_plies = max_plies.max(min_plies);
-        // Depth-2 scores from the first player's view.
-        let mut first_view = |game: &G| {
-            let (_, info) = judge.search(game);
-            let score = info.value();
-            if game.to_move() == zero_games::Side::First {
-                score
-            } else {
-                -score
-            }
-        };
-        let reference = first_view(&G::start(rules));
         for _ in 0..count.max(1) * TRIES_PER_OPENING {
             if openings.len() >= count {
                 break;
             }
             let plies = rng.random_range(min_plies..=max_plies);
             let mut game = G::start(rules);
-            let mut line = Vec::new();
-            for _ in 0..plies {
-                game.legal_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                let mv = &moves[rng.random_range(0..moves.len())];
-                line.push(game.format_move(mv));
-                game.play(mv);
-            }
+            line.clear();
+            play_random_moves(&mut game, plies, &mut rng, &mut line);
             if game.outcome().is_some() || !seen.insert(game.hash()) {
                 continue;
             }
-            if (first_view(&game) - reference).abs() <= BALANCE_LIMIT {
-                openings.push(line);
+            if judge.is_balanced(&game) {
+                openings.push(Self::notation(&G::start(rules), &line));
             }
         }
         if openings.is_empty() {
@@ -101,6 +78,18 @@ impl OpeningBook {
             max_plies,
             openings,
         }
+    }
+
+    /// `line`, played from `start`, in notation.
+    fn notation<G: Heuristic>(start: &G, line: &[G::Move]) -> Vec<String> {
+        let mut game = start.clone();
+        line.iter()
+            .map(|mv| {
+                let text = game.format_move(mv);
+                game.play(mv);
+                text
+            })
+            .collect()
     }
 
     /// The empty book: every game from the start position.

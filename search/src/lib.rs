@@ -15,11 +15,14 @@
 //! - [`level`]: [`Level`], named strength levels (simulations and a move-choice temperature).
 //! - [`alphabeta`]: [`alphabeta::AlphaBeta`], the classic engine over the game's heuristic: the arena's
 //!   `alphabeta` baseline and self-play's sparring partner.
+//! - [`balance`]: [`balance::BalanceJudge`], balanced random openings (the arena's books, self-play's
+//!   `opening_share`).
 //! - [`rollout`]: [`RolloutEvaluator`], uniform priors and random-playout values (generation 0).
 //!
 //! The design is documented in `docs/selfplay.md`.
 
 pub mod alphabeta;
+pub mod balance;
 pub mod cache;
 pub mod config;
 pub mod engine;

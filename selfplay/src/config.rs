@@ -132,7 +132,22 @@ pub struct SelfPlayConfig {
     /// Share of moves in those games played at random instead (not recorded), so that the games differ and
     /// some are decided.
     pub bootstrap_random_moves: f32,
+    /// Share of games that begin from a balanced random opening (`zero_search::balance`, the kind the arena's
+    /// books and a run's matches start from) instead of the start position: `opening_plies` uniformly random
+    /// moves, kept only where a depth-4 alpha-beta judges the position about as even as the start (else drawn
+    /// again, up to [`OPENING_TRIES`] times, then the start). The opening's moves are in the game record but not
+    /// searched, so they have no position records.
+    /// Self-play from the start rarely reaches the positions a book's random moves make (a tiger's corner left
+    /// empty), so the network meets them first in its matches. 0 starts every game at the start.
+    pub opening_share: f32,
+    /// The fewest and most plies of such an opening, drawn uniformly (the arena's books: 2 to 6).
+    pub opening_plies: [u32; 2],
 }
+
+/// Random openings drawn for one game before it starts from the start position instead.
+pub const OPENING_TRIES: usize = 50;
+/// The most plies of a self-play opening: past this, random moves are no opening.
+pub const MAX_OPENING_PLIES: u32 = 40;
 
 impl Default for SelfPlayConfig {
     fn default() -> Self {
@@ -168,6 +183,8 @@ impl Default for SelfPlayConfig {
             bootstrap_nodes: 0,
             bootstrap_side: SparringSide::Both,
             bootstrap_random_moves: 0.05,
+            opening_share: 0.0,
+            opening_plies: [2, 6],
         }
     }
 }
@@ -206,6 +223,7 @@ impl SelfPlayConfig {
             ("policy_surprise_weight", self.policy_surprise_weight),
             ("sparring_share", self.sparring_share),
             ("bootstrap_random_moves", self.bootstrap_random_moves),
+            ("opening_share", self.opening_share),
         ] {
             if !(0.0..=1.0).contains(&p) {
                 return fail(key, "must be within [0, 1]");
@@ -240,6 +258,17 @@ impl SelfPlayConfig {
         if self.resign_check_strength == 0 {
             return fail("resign_check_strength", "must be at least 1");
         }
+        self.validate_lengths()
+    }
+
+    /// Checks the engine's node budgets, the openings' lengths and the sides' simulation factors.
+    fn validate_lengths(&self) -> Result<(), ConfigError> {
+        let fail = |key: &str, reason: &str| {
+            Err(ConfigError {
+                key: key.to_string(),
+                reason: reason.to_string(),
+            })
+        };
         if !(1..=MAX_SPARRING_NODES).contains(&self.sparring_nodes) {
             return fail(
                 "sparring_nodes",
@@ -250,6 +279,13 @@ impl SelfPlayConfig {
             return fail(
                 "bootstrap_nodes",
                 &format!("must be within [0, {MAX_SPARRING_NODES}], got {}", self.bootstrap_nodes),
+            );
+        }
+        let [fewest, most] = self.opening_plies;
+        if fewest > most || most > MAX_OPENING_PLIES {
+            return fail(
+                "opening_plies",
+                &format!("must be [fewest, most] with fewest <= most <= {MAX_OPENING_PLIES}, got [{fewest}, {most}]"),
             );
         }
         for factor in self.side_simulations {

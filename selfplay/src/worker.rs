@@ -5,17 +5,19 @@
 //! Sparring games (`selfplay.sparring_share`): the classic engine plays one side, on the worker's thread between
 //! two evaluator calls (its node budget keeps it short); only the network's side is searched and recorded, and
 //! with `sparring_recorded` the engine's moves too, each as a one-hot policy target.
+//! Random openings (`selfplay.opening_share`): a share of games begin with a balanced random opening, whose moves
+//! are played before the first search, written in the game record and not recorded as positions.
 //! Bootstrap games (`selfplay.bootstrap_nodes`, generation 0 only): recorded sparring games, the engine on
 //! `bootstrap_side` (both sides by default), a share of its moves (`bootstrap_random_moves`) played at random
 //! and not recorded.
 //!
 //! Determinism: worker `w` of `K` plays games `w, w + K, w + 2K, ...`; each game draws its randomness (full or
-//! cheap search, noise, Gumbel samples, temperature, resignation checks, whether it spars and the engine's side)
+//! cheap search, noise, Gumbel samples, temperature, resignation checks, whether it spars and the engine's side, its opening)
 //! from its own generator seeded by the run seed and its index, a sparring engine's tie-breaks from another such
 //! generator, and the evaluator's (a rollout's) from a per-worker seed. The sink sees the games in
 //! index order, so a run is reproducible for a given seed and worker count.
 
-use crate::config::{SelfPlayConfig, SparringSide};
+use crate::config::{OPENING_TRIES, SelfPlayConfig, SparringSide};
 use crate::records::{
     GameRecorder, SHORT_VALUE_HORIZON, UnmatchedMove, fill_scores, fill_short_values, judge_draw, weight_by_surprise,
 };
@@ -28,6 +30,7 @@ use std::sync::mpsc;
 use zero_data::{GameRecord, PositionRecord};
 use zero_games::{Action, ActionList, Encoding, EndReason, Heuristic, Outcome, Side};
 use zero_search::alphabeta::{AlphaBeta, SearchInfo, SearchLimit};
+use zero_search::balance::{BalanceJudge, play_random_moves};
 use zero_search::puct::PuctParams;
 use zero_search::{EvalRequest, Evaluator, GameSearch, LeafStep, NodeId, SearchResult};
 
@@ -135,6 +138,8 @@ pub struct Worker<'a, G: Encoding + Heuristic, E> {
     /// Buffers of the leaf walk, kept between rounds so that gathering allocates nothing.
     path: Vec<NodeId>,
     legal: ActionList,
+    /// The start's balance score (`opening_share`), judged once.
+    opening_reference: Option<f32>,
 }
 
 impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
@@ -148,6 +153,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
             stats: SelfPlayStats::default(),
             path: Vec::new(),
             legal: ActionList::new(),
+            opening_reference: None,
         }
     }
 
@@ -160,19 +166,29 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         &mut self.evaluator
     }
 
-    /// A new game, before its first move.
-    fn new_slot(&self, index: usize) -> Slot<G> {
-        let game = G::start(&self.rules);
+    /// A new game, before its first search: the start position, and the moves of its opening if it has one.
+    fn new_slot(&mut self, index: usize) -> Result<Slot<G>, SelfPlayError> {
         let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(self.config.seed, index as u64));
         let sparring = self.draw_sparring(index, &mut rng);
-        Slot {
+        let opening = self.draw_opening(index, &mut rng);
+        let game = G::start(&self.rules);
+        let mut slot = Slot {
             index,
             recorder: GameRecorder::new(format!("{}-{index}", self.config.seed), &game),
             search: GameSearch::new(game, self.config.search.root),
             rng,
             resign: ResignState::default(),
             sparring,
+        };
+        let mut actions = ActionList::new();
+        for mv in &opening {
+            slot.search.game().move_actions(mv, &mut actions);
+            for &action in actions.as_slice() {
+                slot.search.advance(action, false);
+                slot.recorder.played(action, slot.search.game())?;
+            }
         }
+        Ok(slot)
     }
 
     /// Whether game `index` is a sparring game, and the engine's side if so (both drawn from the game's own
@@ -200,6 +216,33 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         })
     }
 
+    /// The opening game `index` plays before its first search: none, or in a share of games (`opening_share`) a
+    /// balanced random one, drawn from the game's own generator and judged by an alpha-beta of its own, so that
+    /// it depends on nothing but the seed and the index (nothing is drawn when the share is 0).
+    fn draw_opening(&mut self, index: usize, rng: &mut ChaCha8Rng) -> Vec<G::Move> {
+        let c = self.config;
+        if c.opening_share <= 0.0 || rng.random::<f32>() >= c.opening_share {
+            return Vec::new();
+        }
+        let start = G::start(&self.rules);
+        let judge_rng = || ChaCha8Rng::seed_from_u64(derive_seed(c.seed, 1 << 42 | index as u64));
+        let reference = *self
+            .opening_reference
+            .get_or_insert_with(|| BalanceJudge::<G>::new(&self.rules, judge_rng()).reference());
+        let mut judge = BalanceJudge::with_reference(reference, judge_rng());
+        let [fewest, most] = c.opening_plies;
+        let mut line = Vec::new();
+        for _ in 0..OPENING_TRIES {
+            let mut game = start.clone();
+            line.clear();
+            play_random_moves(&mut game, rng.random_range(fewest..=most), rng, &mut line);
+            if judge.is_balanced(&game) {
+                return line;
+            }
+        }
+        Vec::new()
+    }
+
     /// Fills `slot_ref` with the next pending game, ready for the network's first search. A game that the
     /// engine's moves alone end goes straight to `done`. Returns false when `done` asks to stop.
     fn refill(
@@ -210,7 +253,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
     ) -> Result<bool, SelfPlayError> {
         *slot_ref = None;
         for index in pending {
-            let mut slot = self.new_slot(index);
+            let mut slot = self.new_slot(index)?;
             match self.start_turn(&mut slot)? {
                 None => {
                     *slot_ref = Some(slot);

@@ -10,6 +10,7 @@ use zero_games::policy_index;
 use zero_games::tours::Tours;
 use zero_games::{Encoding, EndReason, Game, Heuristic, Side};
 use zero_search::alphabeta::{AlphaBeta, SearchLimit};
+use zero_search::balance::BalanceJudge;
 use zero_search::{RolloutEvaluator, RootSearch, SearchConfig, UniformEvaluator};
 use zero_selfplay::{MemorySink, Progress, SelfPlayConfig, SelfPlayStats, SparringSide, derive_seed, run_selfplay};
 
@@ -35,16 +36,17 @@ fn small_config(root: RootSearch, workers: usize) -> SelfPlayConfig {
 }
 
 fn check_game<G: Encoding>(rules: &G::Rules, game: &GameRecord, positions: &[PositionRecord]) {
-    check_game_of::<G>(rules, game, positions, None);
+    check_game_of::<G>(rules, game, positions, None, 0);
 }
 
 /// Replays `game` against its positions: one per action, or, with `recorded`, one per action of that side only
-/// (a sparring game, whose engine side is not recorded).
+/// (a sparring game, whose engine side is not recorded), none for the first `opening` actions.
 fn check_game_of<G: Encoding>(
     rules: &G::Rules,
     game: &GameRecord,
     positions: &[PositionRecord],
     recorded: Option<Side>,
+    opening: u32,
 ) {
     let mut state = if game.start_position == "start" {
         G::start(rules)
@@ -60,7 +62,7 @@ fn check_game_of<G: Encoding>(
         let mut actions = zero_games::ActionList::new();
         state.move_actions(&mv, &mut actions);
         for &a in actions.iter() {
-            if recorded.is_some_and(|side| side != state.to_move()) {
+            if step < opening || recorded.is_some_and(|side| side != state.to_move()) {
                 state.apply_action(a);
                 step += 1;
                 continue;
@@ -423,7 +425,7 @@ fn in_a_sparring_game_the_engine_plays_one_side_and_only_the_other_is_recorded()
     for (game, positions) in &sink.games {
         let network = Side::from_index(positions[0].side_to_move as usize);
         network_sides.insert(network.index());
-        check_game_of::<BaghChal>(&rules, game, positions, Some(network));
+        check_game_of::<BaghChal>(&rules, game, positions, Some(network), 0);
         wins += (game.winner == Some(network.index() as u8)) as u64;
         draws += game.winner.is_none() as u64;
         // The engine's moves are those of alpha-beta with the game's engine seed and the node budget.
@@ -455,7 +457,7 @@ fn a_sparring_side_set_in_the_config_is_the_engines_in_every_sparring_game() {
         assert_eq!(stats.sparring_games, 4);
         for (game, positions) in &sink.games {
             assert!(positions.iter().all(|p| p.side_to_move == network), "{}", game.game_id);
-            check_game_of::<BaghChal>(&rules, game, positions, Some(Side::from_index(network as usize)));
+            check_game_of::<BaghChal>(&rules, game, positions, Some(Side::from_index(network as usize)), 0);
         }
     }
 }
@@ -572,7 +574,7 @@ fn a_one_sided_bootstrap_records_the_engines_moves_and_the_searches_of_the_other
     );
     let (mut engine_positions, mut searched_positions) = (0, 0);
     for (game, positions) in &sink.games {
-        check_game_of::<BaghChal>(&rules, game, positions, None);
+        check_game_of::<BaghChal>(&rules, game, positions, None, 0);
         let mut engine = engine_of::<BaghChal>(&config, game, 400);
         let mut state = BaghChal::start(&rules);
         let mut by_step = positions.iter().peekable();
@@ -604,7 +606,7 @@ fn bootstrap_games_record_every_action_of_a_multi_action_move() {
     let config = bootstrap_config(0.0, SparringSide::Both);
     let (_, sink) = play_with::<Bashni>(&config, &rules, 2, 0, 40);
     for (game, positions) in &sink.games {
-        check_game_of::<Bashni>(&rules, game, positions, None);
+        check_game_of::<Bashni>(&rules, game, positions, None, 0);
         assert!(positions.iter().all(|p| p.policy_probs == [1.0]));
     }
     assert!(
@@ -672,4 +674,65 @@ fn a_negative_or_non_finite_temperature_is_refused_by_its_name() {
         assert_eq!(config.validate().unwrap_err().key, key, "{start} {end}");
     }
     assert!(SelfPlayConfig::default().validate().is_ok());
+}
+
+#[test]
+fn with_an_opening_share_games_start_from_balanced_random_openings_that_replay() {
+    let rules = BaghChal::parse_rules(None, &["max-plies=60".to_string()]).unwrap();
+    let config = SelfPlayConfig {
+        opening_share: 1.0,
+        opening_plies: [2, 6],
+        ..small_config(RootSearch::Gumbel, 2)
+    };
+    let (_, sink) = play_with::<BaghChal>(&config, &rules, 6, 0, 100);
+    let reference = BalanceJudge::<BaghChal>::new(&rules, ChaCha8Rng::seed_from_u64(0)).reference();
+    let mut openings = std::collections::BTreeSet::new();
+    for (game, positions) in &sink.games {
+        // A Bagh Chal move is one action, so the first recorded step is the opening's length in moves.
+        let plies = positions[0].step as usize;
+        check_game_of::<BaghChal>(&rules, game, positions, None, plies as u32);
+        assert!((2..=6).contains(&plies), "{}: opening of {plies} plies", game.game_id);
+        let mut state = BaghChal::start(&rules);
+        for text in &game.moves[..plies] {
+            state.play(&state.parse_move(text).unwrap());
+        }
+        let mut judge = BalanceJudge::with_reference(reference, ChaCha8Rng::seed_from_u64(1));
+        let line = game.moves[..plies].join(" ");
+        assert!(
+            judge.is_balanced(&state),
+            "{}: {line} is no balanced opening",
+            game.game_id
+        );
+        openings.insert(line);
+    }
+    assert!(openings.len() > 3, "the openings vary: {openings:?}");
+    let (_, again) = play_with::<BaghChal>(&config, &rules, 6, 0, 100);
+    assert_eq!(
+        sink.games, again.games,
+        "an opening follows from the seed and the game's index alone"
+    );
+
+    let plain = SelfPlayConfig {
+        opening_share: 0.0,
+        ..config
+    };
+    let (_, from_start) = play_with::<BaghChal>(&plain, &rules, 3, 0, 100);
+    assert!(from_start.games.iter().all(|(_, positions)| positions[0].step == 0));
+}
+
+#[test]
+fn an_opening_setting_out_of_range_is_refused_by_name() {
+    for (share, plies) in [(1.5, [2, 6]), (-0.5, [2, 6]), (0.5, [6, 2]), (0.5, [2, 100])] {
+        let config = SelfPlayConfig {
+            opening_share: share,
+            opening_plies: plies,
+            ..SelfPlayConfig::default()
+        };
+        let key = if (0.0..=1.0).contains(&share) {
+            "opening_plies"
+        } else {
+            "opening_share"
+        };
+        assert_eq!(config.validate().unwrap_err().key, key, "{share} {plies:?}");
+    }
 }

@@ -1,0 +1,80 @@
+//! Balanced random openings: a few uniformly random legal moves from the start, kept only where a shallow
+//! alpha-beta over the game's heuristic judges the position about as even as the start. The arena's opening
+//! books (`zero_arena::OpeningBook`) are made of them, and self-play can begin a share of its games with one
+//! (`selfplay.opening_share`), so that the network trains on the kind of position its matches start from.
+//!
+//! The judge compares with the start rather than with 0 because a heuristic need not call the start even (Bagh
+//! Chal's counts the tigers' free steps), and looks four plies deep: two saw only a capture at once, and let
+//! through Bagh Chal openings that lose a goat to a fork.
+
+use crate::alphabeta::{AlphaBeta, SearchLimit};
+use rand::{Rng, RngExt};
+use rand_chacha::ChaCha8Rng;
+use zero_games::{Heuristic, Side};
+
+/// Largest difference (on the heuristic's [-1, 1] scale) between an opening's judged score and the start's.
+pub const BALANCE_LIMIT: f32 = 0.12;
+/// The depth of the judge's alpha-beta.
+pub const BALANCE_DEPTH: u32 = 4;
+
+/// Judges positions against the start of one rule set.
+pub struct BalanceJudge<G: Heuristic> {
+    judge: AlphaBeta<G>,
+    /// The start's score from the first player's view.
+    reference: f32,
+}
+
+impl<G: Heuristic> BalanceJudge<G> {
+    /// A judge for games under `rules`; `rng` only breaks ties between equal moves, which scores do not see.
+    pub fn new(rules: &G::Rules, rng: ChaCha8Rng) -> Self {
+        let mut judge = BalanceJudge {
+            judge: AlphaBeta::new(SearchLimit::depth(BALANCE_DEPTH), rng),
+            reference: 0.0,
+        };
+        judge.reference = judge.first_view(&G::start(rules));
+        judge
+    }
+
+    /// A judge with the start's score already known ([`BalanceJudge::reference`] of an earlier judge of the same
+    /// rules). Its scores depend on nothing judged before it: the alpha-beta's table starts empty.
+    pub fn with_reference(reference: f32, rng: ChaCha8Rng) -> Self {
+        BalanceJudge {
+            judge: AlphaBeta::new(SearchLimit::depth(BALANCE_DEPTH), rng),
+            reference,
+        }
+    }
+
+    /// The start's score from the first player's view.
+    pub fn reference(&self) -> f32 {
+        self.reference
+    }
+
+    /// The depth-4 score of `game` (not over) from the first player's view.
+    fn first_view(&mut self, game: &G) -> f32 {
+        let (_, info) = self.judge.search(game);
+        match game.to_move() {
+            Side::First => info.value(),
+            Side::Second => -info.value(),
+        }
+    }
+
+    /// Whether `game` is not over and judged within [`BALANCE_LIMIT`] of the start.
+    pub fn is_balanced(&mut self, game: &G) -> bool {
+        game.outcome().is_none() && (self.first_view(game) - self.reference).abs() <= BALANCE_LIMIT
+    }
+}
+
+/// Plays up to `plies` uniformly random legal moves on `game` (fewer where none is left), pushing each onto
+/// `line`. A line that ends the game is for the caller to reject ([`BalanceJudge::is_balanced`] does).
+pub fn play_random_moves<G: Heuristic, R: Rng>(game: &mut G, plies: u32, rng: &mut R, line: &mut Vec<G::Move>) {
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        game.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return;
+        }
+        let mv = moves.swap_remove(rng.random_range(0..moves.len()));
+        game.play(&mv);
+        line.push(mv);
+    }
+}
