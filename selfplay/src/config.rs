@@ -197,15 +197,17 @@ pub struct ConfigError {
     pub reason: String,
 }
 
+/// The refusal of `key` for `reason`.
+fn fail(key: &str, reason: &str) -> Result<(), ConfigError> {
+    Err(ConfigError {
+        key: key.to_string(),
+        reason: reason.to_string(),
+    })
+}
+
 impl SelfPlayConfig {
     /// Checks ranges that serde cannot express.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let fail = |key: &str, reason: &str| {
-            Err(ConfigError {
-                key: key.to_string(),
-                reason: reason.to_string(),
-            })
-        };
         if let Err(e) = self.search.validate() {
             return Err(ConfigError {
                 key: format!("search.{}", e.key),
@@ -263,12 +265,6 @@ impl SelfPlayConfig {
 
     /// Checks the engine's node budgets, the openings' lengths and the sides' simulation factors.
     fn validate_lengths(&self) -> Result<(), ConfigError> {
-        let fail = |key: &str, reason: &str| {
-            Err(ConfigError {
-                key: key.to_string(),
-                reason: reason.to_string(),
-            })
-        };
         if !(1..=MAX_SPARRING_NODES).contains(&self.sparring_nodes) {
             return fail(
                 "sparring_nodes",

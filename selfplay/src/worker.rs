@@ -119,6 +119,14 @@ struct Slot<G: Encoding + Heuristic> {
     sparring: Option<Sparring<G>>,
 }
 
+impl<G: Encoding + Heuristic> Slot<G> {
+    /// Plays `action` on the game (the tree kept below it with `reuse`) and writes it into the game's record.
+    fn play(&mut self, action: Action, reuse: bool) -> Result<(), UnmatchedMove> {
+        self.search.advance(action, reuse);
+        self.recorder.played(action, self.search.game())
+    }
+}
+
 /// A leaf waiting in the batch.
 struct Leaf<G> {
     slot: usize,
@@ -184,8 +192,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         for mv in &opening {
             slot.search.game().move_actions(mv, &mut actions);
             for &action in actions.as_slice() {
-                slot.search.advance(action, false);
-                slot.recorder.played(action, slot.search.game())?;
+                slot.play(action, false)?;
             }
         }
         Ok(slot)
@@ -308,8 +315,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
                     Progress::add(&p.positions, 1);
                 }
             }
-            slot.search.advance(action, self.config.search.tree_reuse);
-            slot.recorder.played(action, slot.search.game())?;
+            slot.play(action, self.config.search.tree_reuse)?;
         }
         Ok(())
     }
@@ -465,8 +471,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         if let Some(outcome) = self.resignation(slot, mover, result.root_value) {
             return Ok(Some(self.close(slot, outcome)));
         }
-        slot.search.advance(result.action, config.search.tree_reuse);
-        slot.recorder.played(result.action, slot.search.game())?;
+        slot.play(result.action, config.search.tree_reuse)?;
         if let Some(outcome) = slot.search.game().outcome() {
             return Ok(Some(self.close(slot, outcome)));
         }
