@@ -26,6 +26,10 @@ pub struct ExportArgs {
     /// search's `score_utility`; default: the run's `run.eval_equal_time_score_utility`, else 0).
     #[arg(long)]
     pub score: Option<SideWeights>,
+    /// Default weight of the game's heuristic minimaxed through the search, recorded in the manifest: in [0, 1]
+    /// (the search's `minimax_weight`; default: the run's `run.eval_equal_time_minimax`, else 0).
+    #[arg(long, value_parser = minimax_weight)]
+    pub minimax: Option<f32>,
     /// The standings of a round robin of this network's levels (`zero eval --out FILE` with players
     /// `ckpt:CKPT,level=NAME,name=NAME` and the anchors): recorded in the manifest and shown beside the level
     /// where the bot is played.
@@ -78,6 +82,16 @@ struct RunSearch {
     root: SideRoots,
     /// The score weight the run judged its networks with (`run.eval_equal_time_score_utility`).
     score_utility: SideWeights,
+    /// The minimax weight it judged them with (`run.eval_equal_time_minimax`).
+    minimax_weight: f32,
+}
+
+/// A `--minimax` weight: a number in [0, 1].
+fn minimax_weight(text: &str) -> std::result::Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
+        _ => Err(format!("expected a weight from 0 to 1, got {text:?}")),
+    }
 }
 
 fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<RunSearch>> {
@@ -95,6 +109,7 @@ fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<RunSea
         simulations: search.simulations,
         root: search.root,
         score_utility: config.run.eval_equal_time_score_utility,
+        minimax_weight: config.run.eval_equal_time_minimax,
     }))
 }
 
@@ -125,6 +140,10 @@ pub fn run(args: ExportArgs) -> Result<()> {
                 .score
                 .or(ran.as_ref().map(|r| r.score_utility))
                 .unwrap_or(zero_search::SearchConfig::DEFAULT.score_utility),
+            minimax_weight: args
+                .minimax
+                .or(ran.as_ref().map(|r| r.minimax_weight))
+                .unwrap_or(zero_search::SearchConfig::DEFAULT.minimax_weight),
         },
         elo,
         level_ratings: match &args.level_ratings {

@@ -239,6 +239,15 @@ fn loading_refuses_damaged_bundles_naming_what_is_wrong() {
         "manifest.json: search.score_utility: each side's weight must be within [0, 1], got 0.5/1.5",
     );
     case(
+        "minimax-out-of-range",
+        &|b| {
+            let mut m = manifest(b);
+            m["search"]["minimax_weight"] = serde_json::json!(1.5);
+            write_manifest(b, &m);
+        },
+        "manifest.json: search.minimax_weight: must be within [0, 1], got 1.5",
+    );
+    case(
         "score-utility-not-a-number",
         &|b| {
             let mut m = manifest(b);
@@ -291,5 +300,49 @@ fn loading_refuses_damaged_bundles_naming_what_is_wrong() {
             write_manifest(b, &m);
         },
         "malformed manifest.json",
+    );
+}
+
+#[test]
+fn export_records_a_minimax_weight_and_its_bot_plays_with_it() {
+    let tmp = scratch("export-minimax");
+    let dir = tmp.path();
+    let plain = tiny_bundle("tours", dir, 16);
+    assert!(
+        manifest(&plain)["search"].get("minimax_weight").is_none(),
+        "written only when not 0"
+    );
+    let ckpt = dir.join("net.safetensors");
+    let judged = dir.join("judged");
+    let out = zero(&[
+        "export",
+        ckpt.to_str().unwrap(),
+        "--out",
+        judged.to_str().unwrap(),
+        "--minimax",
+        "0.6",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(manifest(&judged)["search"]["minimax_weight"], 0.6);
+    let bot = support::run_with_input(
+        std::path::Path::new(env!("CARGO_BIN_EXE_zero")),
+        &["bot", judged.to_str().unwrap()],
+        "go sims 64\nquit\n",
+    );
+    assert!(bot.status.success(), "{}", text(&bot.stderr));
+    assert!(text(&bot.stdout).contains("bestmove "), "{}", text(&bot.stdout));
+    let refused = zero(&[
+        "export",
+        ckpt.to_str().unwrap(),
+        "--out",
+        dir.join("too-much").to_str().unwrap(),
+        "--minimax",
+        "1.5",
+    ]);
+    assert_eq!(refused.status.code(), Some(2), "a clap usage error");
+    assert!(
+        text(&refused.stderr).contains("expected a weight from 0 to 1"),
+        "{}",
+        text(&refused.stderr)
     );
 }

@@ -20,7 +20,7 @@ fn positions<G: Encoding>(rules: &G::Rules) -> Vec<G> {
 }
 
 /// Moves on which the two runtimes disagree, out of [`POSITIONS`].
-fn disagreements<G: Encoding>(bundle: &Bundle) -> Vec<String> {
+fn disagreements<G: Encoding + zero_games::Heuristic>(bundle: &Bundle) -> Vec<String> {
     let mut torch = Bot::<G>::from_bundle_on(bundle, Some(SIMULATIONS), Runtime::Torch).unwrap();
     let mut onnx = Bot::<G>::from_bundle_on(bundle, Some(SIMULATIONS), Runtime::Onnx).unwrap();
     let rules = bundle.rules::<G>().unwrap();

@@ -157,6 +157,7 @@ impl<G: Registered> Entrant<G> {
                 temperature,
                 c_puct,
                 fpu_reduction,
+                minimax_weight,
                 score_utility,
                 ..
             } => {
@@ -172,12 +173,14 @@ impl<G: Registered> Entrant<G> {
                         tree_reuse: *reuse,
                         c_puct: *c_puct,
                         fpu_reduction: *fpu_reduction,
+                        minimax_weight: *minimax_weight,
                         score_utility: *score_utility,
                         ..SearchConfig::for_play(*root, (*simulations).max(1))
                     },
                     budget,
                     rng,
                     *temperature,
+                    zero_search::minimax::heuristic_judge::<G>,
                 ))
             }
         }

@@ -7,6 +7,7 @@
 use crate::player::{Player, PlayerRng};
 use std::sync::{Arc, Mutex};
 use zero_games::{Action, Encoding};
+use zero_search::minimax::StaticJudge;
 use zero_search::{Budget, Engine, EvalRequest, Evaluation, Evaluator, SearchConfig, choose_by_actions};
 
 /// An evaluator shared by every game a checkpoint plays in a match: the network is loaded once, and games
@@ -75,7 +76,8 @@ pub struct SearchPlayer<G: Encoding> {
 }
 
 impl<G: Encoding> SearchPlayer<G> {
-    /// `config` as made by [`SearchConfig::for_play`]; `rng` drives Gumbel's sampling (PUCT needs none).
+    /// `config` as made by [`SearchConfig::for_play`]; `rng` drives Gumbel's sampling (PUCT needs none);
+    /// `judge` is the game's static judge, for a config's `minimax_weight`.
     pub fn new(
         name: impl Into<String>,
         evaluator: SharedEvaluator<G>,
@@ -83,9 +85,11 @@ impl<G: Encoding> SearchPlayer<G> {
         budget: Budget,
         rng: PlayerRng,
         temperature: f32,
+        judge: StaticJudge<G>,
     ) -> Self {
         let mut engine = Engine::new(Locked(evaluator), config, rng);
         engine.set_temperature(temperature);
+        engine.set_static_judge(judge);
         SearchPlayer {
             name: name.into(),
             engine,

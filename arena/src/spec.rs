@@ -84,6 +84,9 @@ pub enum PlayerKind {
         c_puct: f32,
         /// The search's first-play urgency reduction (`fpu=X`, default the search crate's).
         fpu_reduction: f32,
+        /// The weight of the game's static judgement minimaxed through its search beside the network's values
+        /// (`minimax=W` in [0, 1], default 0: [`SearchConfig::minimax_weight`]).
+        minimax_weight: f32,
         /// How much its search weighs the game's score beside the value (`score=W` for both sides or
         /// `score=FIRST/SECOND`, each in [0, 1], default 0: [`SearchConfig::score_utility`]); a network without a
         /// score head plays on its value alone.
@@ -113,10 +116,9 @@ const DEFAULT_CKPT_SIMS: u32 = 64;
 /// for each side ([`SideRoots`]).
 pub const DEFAULT_CKPT_ROOT: SideRoots = SideRoots::both(RootSearch::Puct);
 /// The keys a `ckpt:` spec takes, as its refusal of another names them.
-const CKPT_KEYS: &str =
-    "PATH (first), path, sims, ms, level, temp, root, score, device, precision, batch, reuse, cpuct, fpu, name";
+const CKPT_KEYS: &str = "PATH (first), path, sims, ms, level, temp, root, score, device, precision, batch, reuse, cpuct, fpu, minimax, name";
 /// The search settings a `ckpt:` spec does not name: the search crate's defaults, whose PUCT constants the spec
-/// may change (`cpuct=`, `fpu=`).
+/// may change (`cpuct=`, `fpu=`, `minimax=`).
 const PLAY_SEARCH: SearchConfig = SearchConfig::DEFAULT;
 
 impl PlayerSpec {
@@ -137,6 +139,7 @@ impl PlayerSpec {
                 level: None,
                 c_puct: PLAY_SEARCH.c_puct,
                 fpu_reduction: PLAY_SEARCH.fpu_reduction,
+                minimax_weight: PLAY_SEARCH.minimax_weight,
                 score_utility: PLAY_SEARCH.score_utility,
             },
             label: None,
@@ -329,11 +332,13 @@ impl<'a> SpecParts<'a> {
         let mut level = None;
         let (mut c_puct, mut fpu_reduction) = (PLAY_SEARCH.c_puct, PLAY_SEARCH.fpu_reduction);
         let mut score_utility = PLAY_SEARCH.score_utility;
+        let mut minimax_weight = PLAY_SEARCH.minimax_weight;
         for &(key, value) in &self.pairs {
             match key {
                 "path" => path = Some(PathBuf::from(value)),
                 "cpuct" => c_puct = self.decimal(key, value, 0.01..=100.0, "a number from 0.01 to 100")?,
                 "fpu" => fpu_reduction = self.decimal(key, value, 0.0..=4.0, "a number from 0 to 4")?,
+                "minimax" => minimax_weight = self.decimal(key, value, 0.0..=1.0, "a weight from 0 to 1")?,
                 "level" => {
                     level = Some(zero_search::Level::parse(value).map_err(|e| self.bad_value(key, value, e))?);
                 }
@@ -385,6 +390,7 @@ impl<'a> SpecParts<'a> {
             level,
             c_puct,
             fpu_reduction,
+            minimax_weight,
             score_utility,
         })
     }
@@ -474,6 +480,7 @@ impl PlayerSpec {
                 level,
                 c_puct,
                 fpu_reduction,
+                minimax_weight,
                 score_utility,
                 ..
             } => {
@@ -503,6 +510,9 @@ impl PlayerSpec {
                 }
                 if searches && *fpu_reduction != PLAY_SEARCH.fpu_reduction {
                     spec.push_str(&format!(",fpu={fpu_reduction}"));
+                }
+                if searches && *minimax_weight != PLAY_SEARCH.minimax_weight {
+                    spec.push_str(&format!(",minimax={minimax_weight}"));
                 }
                 if searches && *score_utility != PLAY_SEARCH.score_utility {
                     spec.push_str(&format!(",score={score_utility}"));

@@ -212,6 +212,33 @@ fn checkpoint_puct_constants() {
 }
 
 #[test]
+fn checkpoint_minimax_weight() {
+    let weight = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
+        PlayerKind::Checkpoint { minimax_weight, .. } => minimax_weight,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(weight("ckpt:x.safetensors,ms=100"), 0.0);
+    assert_eq!(weight("ckpt:x.safetensors,ms=100,minimax=0.3"), 0.3);
+    let canonical = |s: &str| PlayerSpec::parse(s).unwrap().canonical();
+    assert_eq!(
+        canonical("ckpt:x.safetensors,ms=100,minimax=0.3"),
+        "ckpt:x.safetensors,ms=100,minimax=0.3"
+    );
+    assert_eq!(
+        canonical("ckpt:x.safetensors,sims=8,minimax=0"),
+        "ckpt:x.safetensors,sims=8"
+    );
+    for bad in ["minimax=1.5", "minimax=-0.1", "minimax=NaN", "minimax=some"] {
+        let err = PlayerSpec::parse(&format!("ckpt:x.safetensors,{bad}")).unwrap_err();
+        assert!(
+            matches!(&err, SpecError::BadValue { key, .. } if key == "minimax"),
+            "{bad}: {err}"
+        );
+        assert!(err.to_string().contains("a weight from 0 to 1"), "{bad}: {err}");
+    }
+}
+
+#[test]
 fn checkpoint_score_weights() {
     use zero_search::SideWeights;
     let weights = |s: &str| match PlayerSpec::parse(s).unwrap().kind {

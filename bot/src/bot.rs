@@ -7,8 +7,9 @@ use crate::bundle::Bundle;
 use anyhow::Result;
 use std::time::Duration;
 use zero_games::ActionList;
-use zero_games::{Encoding, Game, Outcome};
+use zero_games::{Encoding, Game, Heuristic, Outcome};
 use zero_onnx::OnnxEvaluator;
+use zero_search::minimax::heuristic_judge;
 use zero_search::{
     Budget, CachedEvaluator, Engine, EvalRequest, Evaluation, Evaluator, Level, Progress, RootMove, SearchConfig,
     actions_to_moves,
@@ -121,7 +122,8 @@ pub struct Bot<G: Encoding> {
     level: Option<Level>,
 }
 
-impl<G: Encoding> Bot<G> {
+/// A bot is made for a game with a heuristic: its search may minimax it (a bundle's `minimax_weight`).
+impl<G: Encoding + Heuristic> Bot<G> {
     /// The bundle's network on the CPU (libtorch where the build has it), with the bundle's root search; `sims`
     /// overrides the bundle's default.
     pub fn from_bundle(bundle: &Bundle, sims: Option<u32>) -> Result<Self> {
@@ -134,18 +136,23 @@ impl<G: Encoding> Bot<G> {
         let sims = sims.unwrap_or(bundle.manifest.search.sims).max(1);
         let config = SearchConfig {
             score_utility: bundle.manifest.search.score_utility,
+            minimax_weight: bundle.manifest.search.minimax_weight,
             ..SearchConfig::for_play(bundle.manifest.search.root, sims)
         };
+        // Fixed seed: the same position and budget give the same move (Gumbel sampling included).
+        let mut engine = Engine::seeded(evaluator, config, 0);
+        engine.set_static_judge(heuristic_judge::<G>);
         Ok(Bot {
-            // Fixed seed: the same position and budget give the same move (Gumbel sampling included).
-            engine: Engine::seeded(evaluator, config, 0),
+            engine,
             default_budget: Budget::Simulations(sims),
             rules: bundle.rules::<G>()?,
             own_sims: sims,
             level: None,
         })
     }
+}
 
+impl<G: Encoding> Bot<G> {
     /// Plays at `level` from now on: its simulations in this game as the default budget (the bot's own for
     /// `max`) and its move-choice temperature.
     pub fn set_level(&mut self, level: Level) {

@@ -90,6 +90,14 @@ pub struct SearchDefaults {
     /// without it: the plain value.
     #[serde(default = "no_score_utility", skip_serializing_if = "is_no_score_utility")]
     pub score_utility: SideWeights,
+    /// How much the search weighs the game's heuristic minimaxed through its tree (`SearchConfig::minimax_weight`,
+    /// implicit minimax backups), in [0, 1]. Absent (written only when not 0) in bundles without it.
+    #[serde(default, skip_serializing_if = "is_no_minimax")]
+    pub minimax_weight: f32,
+}
+
+fn is_no_minimax(weight: &f32) -> bool {
+    *weight == 0.0
 }
 
 fn no_score_utility() -> SideWeights {
@@ -161,6 +169,13 @@ impl Bundle {
             .score_utility
             .check_score_utility()
             .map_err(|e| anyhow::anyhow!("bundle {}: {MANIFEST_FILE}: search.score_utility: {e}", dir.display()))?;
+        let minimax = manifest.search.minimax_weight;
+        if !(0.0..=1.0).contains(&minimax) {
+            bail!(
+                "bundle {}: {MANIFEST_FILE}: search.minimax_weight: must be within [0, 1], got {minimax}",
+                dir.display()
+            );
+        }
         check_checkpoint(dir, &manifest, &zero_checkpoint::read_meta(&dir.join(WEIGHTS_FILE))?)?;
         Ok(Bundle {
             dir: dir.to_path_buf(),

@@ -5,7 +5,7 @@ use crate::{Bot, Bundle, Runtime, play, protocol, serve};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
-use zero_games::{Encoding, with_game};
+use zero_games::{Encoding, Heuristic, with_game};
 use zero_search::Level;
 
 /// How strong the bot plays (its simulations, or a named level) and what runs its network.
@@ -26,7 +26,7 @@ pub struct Strength {
 
 impl Strength {
     /// The bundle's bot at this strength.
-    fn bot<G: Encoding>(&self, bundle: &Bundle) -> Result<Bot<G>> {
+    fn bot<G: Encoding + Heuristic>(&self, bundle: &Bundle) -> Result<Bot<G>> {
         let mut bot = Bot::<G>::from_bundle_on(bundle, self.sims, self.runtime.unwrap_or(Runtime::DEFAULT))?;
         if let Some(level) = self.level {
             bot.set_level(level);

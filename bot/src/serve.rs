@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex, TryLockError};
 use std::time::Instant;
-use zero_games::{Encoding, Side};
+use zero_games::{Encoding, Heuristic, Side};
 
 const PAGE: &str = include_str!("page.html");
 /// Games kept at once: memory stays bounded however many tabs (or scripts) open games.
@@ -88,12 +88,14 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-impl<G: Encoding> Api<G> {
+impl<G: Encoding + Heuristic> Api<G> {
     /// The bundle's bot (`sims` overriding its default budget), with no game started yet.
     pub fn new(bundle: &Bundle, sims: Option<u32>) -> Result<Api<G>> {
         Ok(Api::with_bot(Bot::<G>::from_bundle(bundle, sims)?, bundle))
     }
+}
 
+impl<G: Encoding> Api<G> {
     /// The API around `bot`, which plays `bundle`'s network.
     pub fn with_bot(bot: Bot<G>, bundle: &Bundle) -> Api<G> {
         let [_, height, width] = bundle.manifest.input_shape;

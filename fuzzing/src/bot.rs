@@ -70,7 +70,7 @@ pub fn http(data: &[u8]) {
 }
 
 /// The API of `kind`'s tiny bundle, made once per process.
-fn api<G: Encoding>(kind: GameKind) -> &'static Api<G> {
+fn api<G: Encoding + zero_games::Heuristic>(kind: GameKind) -> &'static Api<G> {
     const GAMES: usize = GameKind::ALL.len();
     static APIS: [OnceLock<Box<dyn Any + Send + Sync>>; GAMES] = [const { OnceLock::new() }; GAMES];
     APIS[index_of(kind)]
@@ -146,6 +146,7 @@ fn export_tiny<G: Encoding>(dir: &Path) -> Bundle {
         sims: 4,
         root: RootSearch::Puct.into(),
         score_utility: zero_search::SearchConfig::DEFAULT.score_utility,
+        minimax_weight: 0.0,
     };
     zero_bot::export::<G>(
         &checkpoint,

@@ -48,6 +48,10 @@ pub struct LoopConfig {
     /// plays on the value alone. Apart from self-play's `selfplay.search.score_utility`: a weight that helps
     /// self-play's targets need not be the one that plays best.
     pub eval_equal_time_score_utility: zero_search::SideWeights,
+    /// How much the network's search in that match weighs the game's heuristic minimaxed through its tree (the
+    /// arena's `minimax=` key, implicit minimax backups, in [0, 1]); `zero export` records it in the bundle. 0
+    /// plays on the network's values alone.
+    pub eval_equal_time_minimax: f32,
     /// Play that match every this many generations (and always for the run's last one): where a generation
     /// takes a minute, 40 equal-time games a generation would take most of the run's time.
     pub eval_equal_time_every: u32,
@@ -89,6 +93,7 @@ impl Default for LoopConfig {
             eval_equal_time_parallel: 0,
             eval_equal_time_root: zero_arena::spec::DEFAULT_CKPT_ROOT,
             eval_equal_time_score_utility: SearchConfig::DEFAULT.score_utility,
+            eval_equal_time_minimax: SearchConfig::DEFAULT.minimax_weight,
             eval_equal_time_every: 1,
             eval_beside_selfplay: false,
             seed: 1,
@@ -116,6 +121,12 @@ impl LoopConfig {
                 "run.eval_equal_time_every must be at least 1 (eval_equal_time_ms = 0 switches the match off)"
                     .to_string(),
             );
+        }
+        if !(0.0..=1.0).contains(&self.eval_equal_time_minimax) {
+            return Err(format!(
+                "run.eval_equal_time_minimax must be within [0, 1], not {}",
+                self.eval_equal_time_minimax
+            ));
         }
         for spec in &self.eval_baselines {
             zero_arena::PlayerSpec::parse(spec).map_err(|e| format!("run.eval_baselines: {e}"))?;
@@ -260,6 +271,7 @@ pub const RESUMABLE_KEYS: &[&str] = &[
     "run.eval_equal_time_parallel",
     "run.eval_equal_time_root",
     "run.eval_equal_time_score_utility",
+    "run.eval_equal_time_minimax",
     "run.eval_equal_time_every",
     "run.eval_beside_selfplay",
     "selfplay.workers",

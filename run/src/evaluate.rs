@@ -16,7 +16,7 @@
 //! A player's name is its identity in that pool: a config that changes `eval_simulations` part-way makes the
 //! later networks a different kind of player under the same kind of name, which the pool cannot tell apart.
 
-use crate::config::RunConfig;
+use crate::config::{LoopConfig, RunConfig};
 use crate::dir::RunDir;
 use crate::summary::{EqualTimeResult, MatchScore, SideScore, is_network_name, network_name};
 use anyhow::{Context, Result, bail};
@@ -24,7 +24,7 @@ use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use zero_arena::{Entrant, MatchOptions, MatchRecord, OpeningBook, Standings, head_to_head, rate_records};
 use zero_games::{Game, Registered, Side};
-use zero_search::{SearchConfig, SideRoots, SideWeights};
+use zero_search::SearchConfig;
 
 /// The player every rating is relative to, when the run's baselines include it.
 const ANCHOR: &str = "random";
@@ -206,19 +206,20 @@ pub fn equal_time<G: Registered>(
     }
     let checkpoint = dir.checkpoint(generation);
     let name = network_name(generation);
-    let (root, score) = (
+    let (root, score, minimax) = (
         config.run.eval_equal_time_root,
         config.run.eval_equal_time_score_utility,
+        config.run.eval_equal_time_minimax,
     );
     let network = Entrant::<G>::parse(&format!(
-        "ckpt:{},ms={ms},root={root},score={score},name={name}",
+        "ckpt:{},ms={ms},root={root},score={score},minimax={minimax},name={name}",
         checkpoint.display()
     ))?;
     let opponent = Entrant::<G>::parse(&format!("alphabeta:ms={ms}"))?;
     let pairing = Pairing {
         a: &network,
         b: &opponent,
-        file: dir.equal_time_dir().join(equal_time_file(generation, ms, root, score)),
+        file: dir.equal_time_dir().join(equal_time_file(generation, &config.run)),
         first_opening: 0,
     };
     let at_once = match config.run.eval_equal_time_parallel {
@@ -243,13 +244,16 @@ pub fn equal_time<G: Registered>(
 /// score weight after the time where they are not the defaults (`gen-0004-ms100-gumbel-puct.jsonl`,
 /// `gen-0004-ms100-score0.5-0.jsonl`), so that a run resumed with other settings plays its later matches afresh
 /// rather than adding to games played with the old ones.
-fn equal_time_file(generation: u32, ms: u64, root: SideRoots, score: SideWeights) -> String {
-    let mut stem = format!("gen-{generation:04}-ms{ms}");
-    if root != zero_arena::spec::DEFAULT_CKPT_ROOT {
-        stem.push_str(&format!("-{root}"));
+fn equal_time_file(generation: u32, run: &LoopConfig) -> String {
+    let mut stem = format!("gen-{generation:04}-ms{}", run.eval_equal_time_ms);
+    if run.eval_equal_time_root != zero_arena::spec::DEFAULT_CKPT_ROOT {
+        stem.push_str(&format!("-{}", run.eval_equal_time_root));
     }
-    if score != SearchConfig::DEFAULT.score_utility {
-        stem.push_str(&format!("-score{score}"));
+    if run.eval_equal_time_score_utility != SearchConfig::DEFAULT.score_utility {
+        stem.push_str(&format!("-score{}", run.eval_equal_time_score_utility));
+    }
+    if run.eval_equal_time_minimax != SearchConfig::DEFAULT.minimax_weight {
+        stem.push_str(&format!("-minimax{}", run.eval_equal_time_minimax));
     }
     format!("{}.jsonl", stem.replace('/', "-"))
 }
@@ -398,21 +402,32 @@ mod tests {
 
     #[test]
     fn the_equal_time_match_names_its_root_search_where_it_is_not_the_default() {
+        use zero_search::{SideRoots, SideWeights};
         let root = |text: &str| text.parse::<SideRoots>().unwrap();
+        let played = |ms: u64, root: SideRoots, score: SideWeights, minimax: f32| LoopConfig {
+            eval_equal_time_ms: ms,
+            eval_equal_time_root: root,
+            eval_equal_time_score_utility: score,
+            eval_equal_time_minimax: minimax,
+            ..LoopConfig::default()
+        };
         let plain = SideWeights::both(0.0);
-        assert_eq!(equal_time_file(4, 100, root("puct"), plain), "gen-0004-ms100.jsonl");
+        let file =
+            |generation, ms, root, score, minimax| equal_time_file(generation, &played(ms, root, score, minimax));
+        assert_eq!(file(4, 100, root("puct"), plain, 0.0), "gen-0004-ms100.jsonl");
+        assert_eq!(file(4, 100, root("gumbel"), plain, 0.0), "gen-0004-ms100-gumbel.jsonl");
         assert_eq!(
-            equal_time_file(4, 100, root("gumbel"), plain),
-            "gen-0004-ms100-gumbel.jsonl"
-        );
-        assert_eq!(
-            equal_time_file(12, 20, root("gumbel/puct"), plain),
+            file(12, 20, root("gumbel/puct"), plain, 0.0),
             "gen-0012-ms20-gumbel-puct.jsonl"
         );
         let goats = "0.5/0".parse().unwrap();
         assert_eq!(
-            equal_time_file(4, 100, root("puct"), goats),
+            file(4, 100, root("puct"), goats, 0.0),
             "gen-0004-ms100-score0.5-0.jsonl"
+        );
+        assert_eq!(
+            file(4, 100, root("puct"), plain, 0.6),
+            "gen-0004-ms100-minimax0.6.jsonl"
         );
         let config = RunConfig::parse(
             "game = \"baghchal\"\n[run]\neval_equal_time_root = \"gumbel/puct\"\n",

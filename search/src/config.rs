@@ -280,6 +280,12 @@ pub struct SearchConfig {
     /// the result. Needs a network with a score head (`network.score`); without one, leaves are worth their
     /// value. 0 (the default) for both sides: the plain value.
     pub score_utility: SideWeights,
+    /// Implicit minimax backups ([`crate::minimax`]): below the root, PUCT weighs each child by
+    /// `(1 - w) x its mean value + w x the minimax of the game's static judgement over its searched subtree`,
+    /// so that the search sees material won or lost as sharply as alpha-beta does over the same tree. 0 (the
+    /// default) is the plain mean; it needs a search given the game's judge
+    /// ([`crate::Engine::set_static_judge`]), and without one it is the plain mean too.
+    pub minimax_weight: f32,
 }
 
 impl Default for SearchConfig {
@@ -313,6 +319,7 @@ impl SearchConfig {
         virtual_loss: 1.0,
         leaf_batch: 1,
         score_utility: SideWeights::both(0.0),
+        minimax_weight: 0.0,
     };
 
     /// The settings of a player that is judged rather than trained: the defaults, with `root`, `simulations`,
@@ -375,6 +382,12 @@ impl SearchConfig {
         }
         if !(1..=MAX_LEAF_BATCH).contains(&self.leaf_batch) {
             return fail("leaf_batch", &format!("must be within [1, {MAX_LEAF_BATCH}]"));
+        }
+        if !(0.0..=1.0).contains(&self.minimax_weight) {
+            return fail(
+                "minimax_weight",
+                &format!("must be within [0, 1], got {}", self.minimax_weight),
+            );
         }
         if let Err(reason) = self.score_utility.check_score_utility() {
             return fail("score_utility", &reason);

@@ -18,6 +18,7 @@
 use crate::config::{MAX_SIMULATIONS, SearchConfig};
 use crate::evaluator::Evaluator;
 use crate::level::sample_policy;
+use crate::minimax::StaticJudge;
 use crate::search::{GameSearch, search_blocking, search_to_budget};
 use crate::tree::{NodeState, ROOT, Tree};
 use rand::{RngExt, SeedableRng};
@@ -116,6 +117,8 @@ pub struct Engine<G: Game, E> {
     kept: Option<GameSearch<G>>,
     /// Temperature of the move choice (a strength level's); 0 plays the search's choice.
     temperature: f32,
+    /// The game's static judge, given to every search (used where `config.minimax_weight` > 0).
+    judge: Option<StaticJudge<G>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Engine<G, E> {
@@ -127,7 +130,15 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             rng,
             kept: None,
             temperature: 0.0,
+            judge: None,
         }
+    }
+
+    /// Gives every search from now on the game's static judge ([`crate::minimax::heuristic_judge`] for a game
+    /// with a heuristic), which a config's [`SearchConfig::minimax_weight`] above 0 minimaxes through the tree.
+    pub fn set_static_judge(&mut self, judge: StaticJudge<G>) {
+        self.judge = Some(judge);
+        self.kept = None;
     }
 
     /// From now on each action is drawn from the root's visits plus priors sharpened by 1/`temperature` (0: the
@@ -229,6 +240,9 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     fn fresh_search(&self, game: &G) -> GameSearch<G> {
         let mut search = GameSearch::new(game.clone(), self.config.root);
         search.set_gumbel_noise_scale(0.0);
+        if let Some(judge) = self.judge {
+            search.set_static_judge(judge);
+        }
         search
     }
 

@@ -7,6 +7,8 @@
 //! - [`cache`]: [`CachedEvaluator`], any evaluator behind a bounded cache keyed by position.
 //! - [`tree`]: one game's search tree in a flat arena.
 //! - [`puct`]: PUCT selection with first-play urgency and virtual loss, Dirichlet noise, temperature.
+//! - [`minimax`]: implicit minimax backups, the game's static judgement minimaxed through the tree beside the
+//!   network's mean values.
 //! - [`gumbel`]: Gumbel AlphaZero's root: Gumbel-top-k, sequential halving, the completed-Q improved policy.
 //! - [`search`]: [`GameSearch`], a search driven one leaf at a time so that leaves of many games share a batch
 //!   (self-play), and [`search_blocking`], a whole search with one evaluator.
@@ -29,6 +31,7 @@ pub mod engine;
 pub mod evaluator;
 pub mod gumbel;
 pub mod level;
+pub mod minimax;
 pub mod puct;
 pub mod rollout;
 pub mod search;

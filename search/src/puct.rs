@@ -13,6 +13,8 @@ pub struct PuctParams {
     pub c_puct_base: f32,
     pub fpu_reduction: f32,
     pub virtual_loss: f32,
+    /// The weight of a child's static minimax beside its mean value ([`SearchConfig::minimax_weight`]).
+    pub minimax_weight: f32,
 }
 
 impl PuctParams {
@@ -22,6 +24,7 @@ impl PuctParams {
             c_puct_base: config.c_puct_base,
             fpu_reduction: config.fpu_reduction,
             virtual_loss: config.virtual_loss,
+            minimax_weight: config.minimax_weight,
         }
     }
 
@@ -55,7 +58,8 @@ fn parent_q(tree: &Tree, parent: NodeId) -> f32 {
     (sum + own) / (visits + 1) as f32
 }
 
-/// The child of expanded node `parent` with the highest PUCT score, counting pending simulations as losses.
+/// The child of expanded node `parent` with the highest PUCT score, counting pending simulations as losses;
+/// its value part is blended with the child's static minimax where the search keeps one ([`crate::minimax`]).
 pub fn select_child(tree: &Tree, parent: NodeId, params: &PuctParams) -> NodeId {
     let node = tree.node(parent);
     let parent_visits = node.visits + node.in_flight;
@@ -78,6 +82,11 @@ pub fn select_child(tree: &Tree, parent: NodeId, params: &PuctParams) -> NodeId 
             fpu
         } else {
             (ch.value_sum - params.virtual_loss * ch.in_flight as f32) / n as f32
+        };
+        let q = if ch.minimax.is_nan() {
+            q
+        } else {
+            (1.0 - params.minimax_weight) * q + params.minimax_weight * ch.minimax
         };
         let score = q + c * ch.prior * sqrt_n / (1.0 + n as f32);
         if score > best_score {

@@ -10,6 +10,7 @@
 use crate::config::{RootSearch, SearchConfig, SideRoots};
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
 use crate::gumbel::GumbelRoot;
+use crate::minimax::{self, StaticJudge};
 use crate::puct::{PuctParams, add_dirichlet_noise, sample_by_visits, select_child};
 use crate::tree::{NodeId, NodeState, ROOT, Tree};
 use rand::Rng;
@@ -70,6 +71,18 @@ pub struct GameSearch<G: Game> {
     gumbel_noise_scale: f32,
     /// Whether the root-start work (noise, Gumbel sampling) was done for this search.
     root_prepared: bool,
+    /// The game's static judge and two position buffers, for implicit minimax backups
+    /// ([`SearchConfig::minimax_weight`]).
+    judging: Option<Judging<G>>,
+}
+
+/// What implicit minimax backups need beside the tree: the judge, and buffers for the expanded leaf's position
+/// (rebuilt from the root) and each of its children's.
+#[derive(Debug, Clone)]
+struct Judging<G> {
+    judge: StaticJudge<G>,
+    leaf: G,
+    scratch: G,
 }
 
 impl<G: Game> GameSearch<G> {
@@ -87,7 +100,19 @@ impl<G: Game> GameSearch<G> {
             gumbel: None,
             gumbel_noise_scale: 1.0,
             root_prepared: false,
+            judging: None,
         }
+    }
+
+    /// Gives the search the game's static judge, with which a config's [`SearchConfig::minimax_weight`] above 0
+    /// minimaxes it through the tree ([`crate::minimax`]); without one that weight does nothing. Set it before
+    /// the first search: the tree's nodes expanded without it keep no minimax.
+    pub fn set_static_judge(&mut self, judge: StaticJudge<G>) {
+        self.judging = Some(Judging {
+            judge,
+            leaf: self.root_game.clone(),
+            scratch: self.root_game.clone(),
+        });
     }
 
     pub fn tree(&self) -> &Tree {
@@ -262,6 +287,15 @@ impl<G: Game> GameSearch<G> {
         let leaf = *path.last().expect("a path has a leaf");
         let value = config.utility(self.root_game.to_move(), evaluation.value, evaluation.score);
         self.tree.expand(leaf, legal, &evaluation.priors, value);
+        if config.minimax_weight > 0.0
+            && let Some(j) = self.judging.as_mut()
+        {
+            j.leaf.clone_from(&self.root_game);
+            for &id in &path[1..] {
+                j.leaf.apply_action(self.tree.node(id).action);
+            }
+            minimax::back_up(&mut self.tree, path, &j.leaf, j.judge, &mut j.scratch);
+        }
         self.tree.backup(path, value, true);
         if leaf == ROOT {
             self.prepare_root(config, rng);

@@ -22,6 +22,9 @@ pub struct Node {
     pub value_sum: f32,
     /// The evaluator's value of this position, from its own side to move's view (NaN until evaluated).
     pub raw_value: f32,
+    /// The game's static judgement minimaxed over the tree below (implicit minimax backups, [`crate::minimax`]),
+    /// from the same view as `value_sum`; NaN where the search judges nothing statically.
+    pub minimax: f32,
     /// Completed simulations through this node (its own evaluation included).
     pub visits: u32,
     /// Simulations on their way through this node, not yet backed up (virtual loss).
@@ -56,6 +59,7 @@ impl Node {
             prior,
             value_sum: 0.0,
             raw_value: f32::NAN,
+            minimax: f32::NAN,
             visits: 0,
             in_flight: 0,
             first_child: 0,

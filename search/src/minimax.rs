@@ -1,0 +1,69 @@
+//! Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant, 2014): beside its mean of backed-up
+//! values, each node of the tree keeps the minimax of a static judgement over the part of the tree searched so
+//! far, and PUCT selection weighs the two ([`SearchConfig::minimax_weight`]).
+//!
+//! Why: a young network's values are a blur of results, and a search that averages them plays into lines that
+//! lose material a few plies on, where alpha-beta with the same static judgement sees the loss exactly. The
+//! minimax of the static judgement is as sharp as alpha-beta's over the searched tree, and where the search has
+//! looked deeper it overrules the heuristic of the position itself; the mean keeps what the network knows.
+//!
+//! How: when a leaf is expanded, every child is judged at once (one move played and judged, the game's result
+//! where the move ends it), and the leaf's minimax becomes the best of them; the change is then carried up the
+//! path, each node taking the best of its children, until a node's value does not change. A node's `minimax`
+//! is from the view of its parent's side to move, as its `value_sum` is, so selection reads both alike.
+//!
+//! [`SearchConfig::minimax_weight`]: crate::SearchConfig::minimax_weight
+
+use crate::tree::{NodeId, Tree};
+use zero_games::{Game, Heuristic, Side};
+
+/// A static judgement of a position reached by a move of `mover`, from the mover's view, in [-1, 1].
+pub type StaticJudge<G> = fn(&G, Side) -> f32;
+
+/// The static judge of a game with a [`Heuristic`]: a finished game's result (1 a win, 0 a draw, -1 a loss),
+/// else the heuristic from the mover's view. It is the judgement alpha-beta searches with, a win scored as one.
+pub fn heuristic_judge<G: Heuristic>(position: &G, mover: Side) -> f32 {
+    match position.outcome() {
+        Some(outcome) => outcome.value_for(mover),
+        None if position.to_move() == mover => position.heuristic(),
+        None => -position.heuristic(),
+    }
+}
+
+/// Judges each child of the just-expanded `path`'s leaf, whose position is `leaf`, and carries the leaf's new
+/// minimax up the path. `scratch` is a position buffer (overwritten).
+pub(crate) fn back_up<G: Game>(tree: &mut Tree, path: &[NodeId], leaf: &G, judge: StaticJudge<G>, scratch: &mut G) {
+    let leaf_id = *path.last().expect("a path has a leaf");
+    let mover = leaf.to_move();
+    for child in tree.node(leaf_id).children() {
+        scratch.clone_from(leaf);
+        scratch.apply_action(tree.node(child).action);
+        tree.node_mut(child).minimax = judge(scratch, mover);
+    }
+    for i in (1..path.len()).rev() {
+        let (id, parent) = (path[i], path[i - 1]);
+        let best = best_child(tree, id);
+        if best.is_nan() {
+            return;
+        }
+        let value = if tree.node(id).to_move == tree.node(parent).to_move {
+            best
+        } else {
+            -best
+        };
+        // The rest of the path depends on this node only through its value.
+        if tree.node(id).minimax == value {
+            return;
+        }
+        tree.node_mut(id).minimax = value;
+    }
+}
+
+/// The highest minimax among the children of `id` (from its side to move's view), NaN if none is judged.
+fn best_child(tree: &Tree, id: NodeId) -> f32 {
+    tree.node(id)
+        .children()
+        .map(|c| tree.node(c).minimax)
+        .filter(|v| !v.is_nan())
+        .fold(f32::NAN, f32::max)
+}
