@@ -31,6 +31,7 @@ use zero_data::{GameRecord, PositionRecord};
 use zero_games::{Action, ActionList, Encoding, EndReason, Heuristic, Outcome, Side};
 use zero_search::alphabeta::{AlphaBeta, SearchInfo, SearchLimit};
 use zero_search::balance::{BalanceJudge, play_random_moves};
+use zero_search::minimax::heuristic_judge;
 use zero_search::puct::PuctParams;
 use zero_search::{EvalRequest, Evaluator, GameSearch, LeafStep, NodeId, SearchResult};
 
@@ -188,6 +189,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
             resign: ResignState::default(),
             sparring,
         };
+        slot.search.set_static_judge(heuristic_judge::<G>);
         let mut actions = ActionList::new();
         for mv in &opening {
             slot.search.game().move_actions(mv, &mut actions);

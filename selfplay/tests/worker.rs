@@ -659,6 +659,38 @@ fn with_gumbel_temperature_at_zero_the_gumbel_root_plays_its_best_and_the_games_
 }
 
 #[test]
+fn a_minimax_weight_steers_self_plays_searches_and_its_games_replay() {
+    // With a uniform evaluator and temperature 0 a game is fixed by its seed; the heuristic's minimax alone can
+    // change its moves.
+    let rules = BaghChal::parse_rules(None, &["max_plies=40".to_string()]).unwrap();
+    let play = |minimax_weight: f32| {
+        let mut config = SelfPlayConfig {
+            temperature_start: 0.0,
+            temperature_end: 0.0,
+            full_search_prob: 1.0,
+            resign_threshold: -1.0,
+            ..small_config(RootSearch::Puct, 1)
+        };
+        config.search.minimax_weight = minimax_weight;
+        config.search.dirichlet_fraction = 0.0;
+        config.search.simulations = 48;
+        let sink = play_uniform::<BaghChal>(&config, &rules, 2);
+        for (game, positions) in &sink.games {
+            check_game::<BaghChal>(&rules, game, positions);
+        }
+        sink.games
+            .iter()
+            .map(|(game, _)| game.moves.clone())
+            .collect::<Vec<_>>()
+    };
+    let plain = play(0.0);
+    assert_eq!(plain, play(0.0), "the plain games are fixed by the seed");
+    let judged = play(0.5);
+    assert_eq!(judged.len(), 2);
+    assert_ne!(plain, judged, "the minimax weight changed no move");
+}
+
+#[test]
 fn a_negative_or_non_finite_temperature_is_refused_by_its_name() {
     for (start, end, key) in [
         (-0.5, 0.1, "temperature_start"),
