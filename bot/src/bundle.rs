@@ -169,13 +169,8 @@ impl Bundle {
             .score_utility
             .check_score_utility()
             .map_err(|e| anyhow::anyhow!("bundle {}: {MANIFEST_FILE}: search.score_utility: {e}", dir.display()))?;
-        let minimax = manifest.search.minimax_weight;
-        if !(0.0..=1.0).contains(&minimax) {
-            bail!(
-                "bundle {}: {MANIFEST_FILE}: search.minimax_weight: must be within [0, 1], got {minimax}",
-                dir.display()
-            );
-        }
+        zero_search::config::check_minimax_weight(manifest.search.minimax_weight)
+            .map_err(|e| anyhow::anyhow!("bundle {}: {MANIFEST_FILE}: search.minimax_weight: {e}", dir.display()))?;
         check_checkpoint(dir, &manifest, &zero_checkpoint::read_meta(&dir.join(WEIGHTS_FILE))?)?;
         Ok(Bundle {
             dir: dir.to_path_buf(),

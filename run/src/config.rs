@@ -122,12 +122,8 @@ impl LoopConfig {
                     .to_string(),
             );
         }
-        if !(0.0..=1.0).contains(&self.eval_equal_time_minimax) {
-            return Err(format!(
-                "run.eval_equal_time_minimax must be within [0, 1], not {}",
-                self.eval_equal_time_minimax
-            ));
-        }
+        zero_search::config::check_minimax_weight(self.eval_equal_time_minimax)
+            .map_err(|reason| format!("run.eval_equal_time_minimax: {reason}"))?;
         for spec in &self.eval_baselines {
             zero_arena::PlayerSpec::parse(spec).map_err(|e| format!("run.eval_baselines: {e}"))?;
         }
@@ -480,6 +476,24 @@ mod tests {
         for (text, reason) in refusals {
             let err = format!("{:#}", parse(text).unwrap_err());
             assert!(err.contains("score_utility") && err.contains(reason), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn minimax_weights_out_of_range_are_refused_by_key() {
+        let parse = |text: &str| RunConfig::parse(&format!("game = \"tours\"\n{text}"), "t.toml");
+        let config = parse("[run]\neval_equal_time_minimax = 0.6\n").unwrap();
+        assert_eq!(config.run.eval_equal_time_minimax, 0.6);
+        for (text, key) in [
+            ("[run]\neval_equal_time_minimax = 1.5\n", "run.eval_equal_time_minimax"),
+            ("[run]\neval_equal_time_minimax = -0.1\n", "run.eval_equal_time_minimax"),
+            ("[selfplay.search]\nminimax_weight = 2.0\n", "minimax_weight"),
+        ] {
+            let err = format!("{:#}", parse(text).unwrap_err());
+            assert!(
+                err.contains(key) && err.contains("must be within [0, 1]"),
+                "{text}: {err}"
+            );
         }
     }
 

@@ -154,6 +154,16 @@ impl SideWeights {
     }
 }
 
+/// Why `weight` cannot be a [`SearchConfig::minimax_weight`]: it must be within [0, 1] (a NaN is not). The
+/// search's config, a run's `run.eval_equal_time_minimax` and a bundle's manifest are checked by it.
+pub fn check_minimax_weight(weight: f32) -> Result<(), String> {
+    if (0.0..=1.0).contains(&weight) {
+        Ok(())
+    } else {
+        Err(format!("must be within [0, 1], got {weight}"))
+    }
+}
+
 impl std::fmt::Display for SideWeights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.first == self.second {
@@ -383,11 +393,8 @@ impl SearchConfig {
         if !(1..=MAX_LEAF_BATCH).contains(&self.leaf_batch) {
             return fail("leaf_batch", &format!("must be within [1, {MAX_LEAF_BATCH}]"));
         }
-        if !(0.0..=1.0).contains(&self.minimax_weight) {
-            return fail(
-                "minimax_weight",
-                &format!("must be within [0, 1], got {}", self.minimax_weight),
-            );
+        if let Err(reason) = check_minimax_weight(self.minimax_weight) {
+            return fail("minimax_weight", &reason);
         }
         if let Err(reason) = self.score_utility.check_score_utility() {
             return fail("score_utility", &reason);

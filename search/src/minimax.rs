@@ -15,19 +15,17 @@
 //! [`SearchConfig::minimax_weight`]: crate::SearchConfig::minimax_weight
 
 use crate::tree::{NodeId, Tree};
+use zero_games::heuristic::value_after;
 use zero_games::{Game, Heuristic, Side};
 
 /// A static judgement of a position reached by a move of `mover`, from the mover's view, in [-1, 1].
 pub type StaticJudge<G> = fn(&G, Side) -> f32;
 
 /// The static judge of a game with a [`Heuristic`]: a finished game's result (1 a win, 0 a draw, -1 a loss),
-/// else the heuristic from the mover's view. It is the judgement alpha-beta searches with, a win scored as one.
+/// else the heuristic from the mover's view: the greedy baseline's one-ply judgement ([`value_after`]), a win
+/// scored as one rather than above every heuristic value, so that the judge stays on the values' scale.
 pub fn heuristic_judge<G: Heuristic>(position: &G, mover: Side) -> f32 {
-    match position.outcome() {
-        Some(outcome) => outcome.value_for(mover),
-        None if position.to_move() == mover => position.heuristic(),
-        None => -position.heuristic(),
-    }
+    value_after(position, mover).clamp(-1.0, 1.0)
 }
 
 /// Judges each child of the just-expanded `path`'s leaf, whose position is `leaf`, and carries the leaf's new

@@ -71,17 +71,16 @@ pub struct GameSearch<G: Game> {
     gumbel_noise_scale: f32,
     /// Whether the root-start work (noise, Gumbel sampling) was done for this search.
     root_prepared: bool,
-    /// The game's static judge and two position buffers, for implicit minimax backups
+    /// The game's static judge and a position buffer, for implicit minimax backups
     /// ([`SearchConfig::minimax_weight`]).
     judging: Option<Judging<G>>,
 }
 
-/// What implicit minimax backups need beside the tree: the judge, and buffers for the expanded leaf's position
-/// (rebuilt from the root) and each of its children's.
+/// What implicit minimax backups need beside the tree: the judge, and a buffer for each child's position of an
+/// expanded leaf.
 #[derive(Debug, Clone)]
 struct Judging<G> {
     judge: StaticJudge<G>,
-    leaf: G,
     scratch: G,
 }
 
@@ -110,7 +109,6 @@ impl<G: Game> GameSearch<G> {
     pub fn set_static_judge(&mut self, judge: StaticJudge<G>) {
         self.judging = Some(Judging {
             judge,
-            leaf: self.root_game.clone(),
             scratch: self.root_game.clone(),
         });
     }
@@ -275,12 +273,14 @@ impl<G: Game> GameSearch<G> {
         }
     }
 
-    /// Expands the leaf at the end of `path` with its evaluation and backs the value up.
+    /// Expands the leaf at the end of `path` (position `leaf_game`, legal actions `legal`, as
+    /// [`GameSearch::select_leaf`] gave them) with its evaluation and backs the value up.
     pub fn expand_leaf<R: Rng>(
         &mut self,
         config: &SearchConfig,
         rng: &mut R,
         path: &[NodeId],
+        leaf_game: &G,
         legal: &[Action],
         evaluation: &Evaluation,
     ) {
@@ -290,11 +290,7 @@ impl<G: Game> GameSearch<G> {
         if config.minimax_weight > 0.0
             && let Some(j) = self.judging.as_mut()
         {
-            j.leaf.clone_from(&self.root_game);
-            for &id in &path[1..] {
-                j.leaf.apply_action(self.tree.node(id).action);
-            }
-            minimax::back_up(&mut self.tree, path, &j.leaf, j.judge, &mut j.scratch);
+            minimax::back_up(&mut self.tree, path, leaf_game, j.judge, &mut j.scratch);
         }
         self.tree.backup(path, value, true);
         if leaf == ROOT {
@@ -431,8 +427,8 @@ pub fn search_to_budget<G: Game, E: Evaluator<G>, R: Rng>(
             })
             .collect();
         let evaluations = evaluator.evaluate(&requests);
-        for ((path, _, legal), eval) in leaves.iter().zip(&evaluations) {
-            search.expand_leaf(config, rng, path, legal.as_slice(), eval);
+        for ((path, game, legal), eval) in leaves.iter().zip(&evaluations) {
+            search.expand_leaf(config, rng, path, game, legal.as_slice(), eval);
         }
     }
 }

@@ -407,8 +407,14 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
             if leaf.path.len() > 1 {
                 simulations += 1;
             }
-            slot.search
-                .expand_leaf(&self.config.search, &mut slot.rng, &leaf.path, &leaf.legal, eval);
+            slot.search.expand_leaf(
+                &self.config.search,
+                &mut slot.rng,
+                &leaf.path,
+                &leaf.game,
+                &leaf.legal,
+                eval,
+            );
         }
         self.stats.evaluations += leaves.len() as u64;
         self.stats.batches += 1;
