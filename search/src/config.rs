@@ -290,7 +290,7 @@ pub struct SearchConfig {
     /// the result. Needs a network with a score head (`network.score`); without one, leaves are worth their
     /// value. 0 (the default) for both sides: the plain value.
     pub score_utility: SideWeights,
-    /// Implicit minimax backups ([`crate::minimax`]): below the root, PUCT weighs each child by
+    /// Implicit minimax backups ([`crate::minimax`]): PUCT, and a Gumbel root's completed Q, weigh each child by
     /// `(1 - w) x its mean value + w x the minimax of the game's static judgement over its searched subtree`,
     /// so that the search sees material won or lost as sharply as alpha-beta does over the same tree. 0 (the
     /// default) is the plain mean; it needs a search given the game's judge

@@ -5,7 +5,11 @@
 //!
 //! q is mapped from [-1, 1] to [0, 1] before sigma, as the paper normalises values; sigma(q) =
 //! (c_visit + max_b N(b)) * c_scale * q. Unvisited actions get the paper's mixed value v_mix as completed Q.
+//! With implicit minimax backups ([`crate::minimax`]) a root child's Q is its mean blended with its static
+//! minimax, as PUCT reads it below the root, so that the halving, the move and the training target all see what
+//! the tree's minimax sees.
 
+use crate::minimax::blend;
 use crate::tree::{ROOT, Tree};
 use rand_distr::{Distribution, Gumbel};
 
@@ -27,8 +31,15 @@ pub struct GumbelRoot {
     /// The simulations the halving is scheduled over (see [`GumbelRoot::replan`]).
     budget: u32,
     phases: u32,
-    c_visit: f32,
-    c_scale: f32,
+    valuation: RootValuation,
+}
+
+/// How the root values its children: sigma's constants and the minimax weight.
+#[derive(Debug, Clone, Copy)]
+pub struct RootValuation {
+    pub c_visit: f32,
+    pub c_scale: f32,
+    pub minimax_weight: f32,
 }
 
 impl GumbelRoot {
@@ -40,8 +51,7 @@ impl GumbelRoot {
         tree: &Tree,
         m: u32,
         budget: u32,
-        c_visit: f32,
-        c_scale: f32,
+        valuation: RootValuation,
         noise_scale: f32,
         rng: &mut R,
     ) -> Self {
@@ -66,8 +76,7 @@ impl GumbelRoot {
             phase_target: 0,
             budget,
             phases,
-            c_visit,
-            c_scale,
+            valuation,
         };
         root.phase_target = root.phase_step();
         root
@@ -116,7 +125,7 @@ impl GumbelRoot {
 
     /// g + logits + sigma(completed q) for every root child.
     fn scores(&self, tree: &Tree) -> Vec<f32> {
-        let sigma = sigma_of_completed_q(tree, self.c_visit, self.c_scale);
+        let sigma = sigma_of_completed_q(tree, self.valuation);
         (0..self.logits.len())
             .map(|i| self.gumbel[i] + self.logits[i] + sigma[i])
             .collect()
@@ -138,12 +147,17 @@ impl GumbelRoot {
 
     /// The improved policy over every root child: softmax(logits + sigma(completed Q)).
     pub fn improved_policy(&self, tree: &Tree) -> Vec<f32> {
-        improved_policy(tree, self.c_visit, self.c_scale)
+        improved_policy(tree, self.valuation)
     }
 }
 
-/// Completed Q of every root child from the root's view: Q for visited children, v_mix for the others.
-pub fn completed_q(tree: &Tree) -> Vec<f32> {
+/// Completed Q of every root child from the root's view: Q for visited children, v_mix for the others, each
+/// blended with the child's static minimax by `minimax_weight` where the child has one.
+pub fn completed_q(tree: &Tree, minimax_weight: f32) -> Vec<f32> {
+    let q_of = |c| {
+        let child = tree.node(c);
+        blend(child.q(), child.minimax, minimax_weight)
+    };
     let root = tree.root();
     let raw = if root.raw_value.is_finite() {
         root.raw_value
@@ -158,7 +172,7 @@ pub fn completed_q(tree: &Tree) -> Vec<f32> {
         if child.visits > 0 {
             visits_sum += child.visits as f32;
             visited_prior += child.prior;
-            weighted_q += child.prior * child.q();
+            weighted_q += child.prior * q_of(c);
         }
     }
     let v_mix = if visits_sum == 0.0 || visited_prior <= 0.0 {
@@ -169,21 +183,28 @@ pub fn completed_q(tree: &Tree) -> Vec<f32> {
     root.children()
         .map(|c| {
             let child = tree.node(c);
-            if child.visits > 0 { child.q() } else { v_mix }
+            if child.visits > 0 {
+                q_of(c)
+            } else {
+                blend(v_mix, child.minimax, minimax_weight)
+            }
         })
         .collect()
 }
 
 /// sigma(completed Q) for every root child, with q mapped to [0, 1].
-fn sigma_of_completed_q(tree: &Tree, c_visit: f32, c_scale: f32) -> Vec<f32> {
+fn sigma_of_completed_q(tree: &Tree, valuation: RootValuation) -> Vec<f32> {
     let max_visits = tree.root().children().map(|c| tree.node(c).visits).max().unwrap_or(0) as f32;
-    let scale = (c_visit + max_visits) * c_scale;
-    completed_q(tree).into_iter().map(|q| scale * (q + 1.0) * 0.5).collect()
+    let scale = (valuation.c_visit + max_visits) * valuation.c_scale;
+    completed_q(tree, valuation.minimax_weight)
+        .into_iter()
+        .map(|q| scale * (q + 1.0) * 0.5)
+        .collect()
 }
 
 /// softmax(log prior + sigma(completed Q)) over every root child: a distribution on exactly the legal actions.
-pub fn improved_policy(tree: &Tree, c_visit: f32, c_scale: f32) -> Vec<f32> {
-    let sigma = sigma_of_completed_q(tree, c_visit, c_scale);
+pub fn improved_policy(tree: &Tree, valuation: RootValuation) -> Vec<f32> {
+    let sigma = sigma_of_completed_q(tree, valuation);
     let mut policy: Vec<f32> = tree
         .root()
         .children()

@@ -28,6 +28,18 @@ pub fn heuristic_judge<G: Heuristic>(position: &G, mover: Side) -> f32 {
     value_after(position, mover).clamp(-1.0, 1.0)
 }
 
+/// A child's value for choosing among children: its mean value `q` (from the parent mover's view) blended with
+/// its static `minimax` by `weight` ([`SearchConfig::minimax_weight`](crate::SearchConfig::minimax_weight)), or
+/// `q` alone where nothing below the child is judged (NaN). PUCT selection and the Gumbel root's completed Q
+/// both read a child through it.
+pub(crate) fn blend(q: f32, minimax: f32, weight: f32) -> f32 {
+    if minimax.is_nan() {
+        q
+    } else {
+        (1.0 - weight) * q + weight * minimax
+    }
+}
+
 /// Judges each child of the just-expanded `path`'s leaf, whose position is `leaf`, and carries the leaf's new
 /// minimax up the path. `scratch` is a position buffer (overwritten).
 pub(crate) fn back_up<G: Game>(tree: &mut Tree, path: &[NodeId], leaf: &G, judge: StaticJudge<G>, scratch: &mut G) {

@@ -2,6 +2,7 @@
 //! and temperature sampling of the played action.
 
 use crate::config::SearchConfig;
+use crate::minimax::blend;
 use crate::tree::{NodeId, Tree};
 use rand::RngExt;
 use rand_distr::{Distribution, Gamma};
@@ -83,11 +84,7 @@ pub fn select_child(tree: &Tree, parent: NodeId, params: &PuctParams) -> NodeId 
         } else {
             (ch.value_sum - params.virtual_loss * ch.in_flight as f32) / n as f32
         };
-        let q = if ch.minimax.is_nan() {
-            q
-        } else {
-            (1.0 - params.minimax_weight) * q + params.minimax_weight * ch.minimax
-        };
+        let q = blend(q, ch.minimax, params.minimax_weight);
         let score = q + c * ch.prior * sqrt_n / (1.0 + n as f32);
         if score > best_score {
             best_score = score;

@@ -9,7 +9,7 @@
 
 use crate::config::{RootSearch, SearchConfig, SideRoots};
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
-use crate::gumbel::GumbelRoot;
+use crate::gumbel::{GumbelRoot, RootValuation};
 use crate::minimax::{self, StaticJudge};
 use crate::puct::{PuctParams, add_dirichlet_noise, sample_by_visits, select_child};
 use crate::tree::{NodeId, NodeState, ROOT, Tree};
@@ -182,8 +182,11 @@ impl<G: Game> GameSearch<G> {
                     &self.tree,
                     config.gumbel_actions,
                     self.plan,
-                    config.gumbel_c_visit,
-                    config.gumbel_c_scale,
+                    RootValuation {
+                        c_visit: config.gumbel_c_visit,
+                        c_scale: config.gumbel_c_scale,
+                        minimax_weight: config.minimax_weight,
+                    },
                     self.gumbel_noise_scale,
                     rng,
                 ));

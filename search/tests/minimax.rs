@@ -112,3 +112,53 @@ fn the_judgement_alone_takes_a_free_goat() {
     let played = search.finish(0.0, &mut rng).action;
     assert_eq!(played, expected, "played {}", BaghChal::describe_action(played));
 }
+
+/// A Gumbel-root search with uniform priors and zero values, so that a root child's completed Q is its minimax
+/// times `weight` alone: the action played, the training target and each root child's minimax.
+fn gumbel_search(weight: f32) -> (zero_games::Action, Vec<f32>, Vec<f32>, Vec<zero_games::Action>) {
+    let game: BaghChal = position("T...T/...../G..../.G.../T...T t 15 3");
+    let config = SearchConfig {
+        root: RootSearch::Gumbel.into(),
+        minimax_weight: weight,
+        ..SearchConfig::default()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut search = GameSearch::new(game, RootSearch::Gumbel);
+    search.set_static_judge(heuristic_judge::<BaghChal>);
+    search_blocking(&mut search, &mut UniformEvaluator, &config, 64, false, &mut rng);
+    let result = search.finish(0.0, &mut rng);
+    let tree = search.tree();
+    let minimax = tree.root().children().map(|c| tree.node(c).minimax).collect();
+    let actions = tree.root().children().map(|c| tree.node(c).action).collect();
+    (result.action, result.policy, minimax, actions)
+}
+
+#[test]
+fn the_gumbel_roots_move_and_target_follow_the_minimax() {
+    // Self-play's Gumbel root values its children with their minimax too, as PUCT does below it: with nothing
+    // else to tell them apart, the training target ranks the children as their minimax does and the move
+    // played is the best of them. Without the weight every completed Q is 0 and the target flat.
+    let (played, policy, minimax, actions) = gumbel_search(0.5);
+    assert!(
+        minimax.iter().all(|m| m.is_finite()),
+        "every root child judged: {minimax:?}"
+    );
+    for i in 0..policy.len() {
+        for j in 0..policy.len() {
+            if minimax[i] > minimax[j] + 1e-6 {
+                assert!(policy[i] > policy[j], "target {policy:?} against minimax {minimax:?}");
+            }
+        }
+    }
+    let best = (0..minimax.len())
+        .max_by(|&a, &b| minimax[a].total_cmp(&minimax[b]))
+        .unwrap();
+    assert_eq!(
+        minimax[actions.iter().position(|&a| a == played).unwrap()],
+        minimax[best],
+        "played {played}"
+    );
+    let (_, flat, _, _) = gumbel_search(0.0);
+    let spread = flat.iter().fold(0.0f32, |m, &p| m.max(p)) - flat.iter().fold(1.0f32, |m, &p| m.min(p));
+    assert!(spread < 1e-6, "target without the weight {flat:?}");
+}
