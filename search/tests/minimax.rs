@@ -13,7 +13,8 @@ use zero_games::tours::Tours;
 use zero_games::{Game, Heuristic};
 use zero_search::minimax::heuristic_judge;
 use zero_search::{
-    GameSearch, NodeId, NodeState, RolloutEvaluator, RootSearch, SearchConfig, Tree, UniformEvaluator, search_blocking,
+    GameSearch, NodeId, NodeState, RolloutEvaluator, RootSearch, SearchConfig, SearchResult, Tree, UniformEvaluator,
+    search_blocking,
 };
 
 fn judged_search<G: Heuristic>(game: &G, weight: f32, root: RootSearch, simulations: u32) -> GameSearch<G> {
@@ -93,40 +94,45 @@ fn a_weight_of_zero_judges_nothing() {
     assert!((0..tree.len() as NodeId).all(|id| tree.node(id).minimax.is_nan()));
 }
 
-#[test]
-fn the_judgement_alone_takes_a_free_goat() {
-    // Tigers to move with 15 goats in hand, 3 taken, goats on a3 and b2: a1xc3 takes the fourth. Uniform priors
-    // and zero values see nothing in it; the judge counts the goat.
-    let game: BaghChal = position("T...T/...../G..../.G.../T...T t 15 3");
-    let expected = first_action(&game, "a1xc3");
-    let config = SearchConfig {
-        root: RootSearch::Puct.into(),
-        dirichlet_fraction: 0.0,
-        minimax_weight: 0.5,
-        ..SearchConfig::default()
-    };
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let mut search = GameSearch::new(game.clone(), RootSearch::Puct);
-    search.set_static_judge(heuristic_judge::<BaghChal>);
-    search_blocking(&mut search, &mut UniformEvaluator, &config, 48, false, &mut rng);
-    let played = search.finish(0.0, &mut rng).action;
-    assert_eq!(played, expected, "played {}", BaghChal::describe_action(played));
-}
+/// Tigers to move with 15 goats in hand, 3 taken, goats on a3 and b2: a1xc3 takes the fourth.
+const FREE_GOAT: &str = "T...T/...../G..../.G.../T...T t 15 3";
 
-/// A Gumbel-root search with uniform priors and zero values, so that a root child's completed Q is its minimax
-/// times `weight` alone: the action played, the training target and each root child's minimax.
-fn gumbel_search(weight: f32) -> (zero_games::Action, Vec<f32>, Vec<f32>, Vec<zero_games::Action>) {
-    let game: BaghChal = position("T...T/...../G..../.G.../T...T t 15 3");
+/// A judged search of `simulations` from [`FREE_GOAT`] with uniform priors and zero values, so that only the
+/// minimax tells the moves apart, and the result it finishes with.
+fn free_goat_search(root: RootSearch, weight: f32, simulations: u32) -> (GameSearch<BaghChal>, SearchResult) {
     let config = SearchConfig {
-        root: RootSearch::Gumbel.into(),
+        root: root.into(),
+        dirichlet_fraction: 0.0,
         minimax_weight: weight,
         ..SearchConfig::default()
     };
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let mut search = GameSearch::new(game, RootSearch::Gumbel);
+    let mut search = GameSearch::new(position::<BaghChal>(FREE_GOAT), root);
     search.set_static_judge(heuristic_judge::<BaghChal>);
-    search_blocking(&mut search, &mut UniformEvaluator, &config, 64, false, &mut rng);
+    search_blocking(
+        &mut search,
+        &mut UniformEvaluator,
+        &config,
+        simulations,
+        false,
+        &mut rng,
+    );
     let result = search.finish(0.0, &mut rng);
+    (search, result)
+}
+
+#[test]
+fn the_judgement_alone_takes_a_free_goat() {
+    // Uniform priors and zero values see nothing in a1xc3; the judge counts the goat.
+    let expected = first_action(&position::<BaghChal>(FREE_GOAT), "a1xc3");
+    let played = free_goat_search(RootSearch::Puct, 0.5, 48).1.action;
+    assert_eq!(played, expected, "played {}", BaghChal::describe_action(played));
+}
+
+/// A Gumbel-root search from [`FREE_GOAT`], where a root child's completed Q is its minimax times `weight`
+/// alone: the action played, the training target and each root child's minimax.
+fn gumbel_search(weight: f32) -> (zero_games::Action, Vec<f32>, Vec<f32>, Vec<zero_games::Action>) {
+    let (search, result) = free_goat_search(RootSearch::Gumbel, weight, 64);
     let tree = search.tree();
     let minimax = tree.root().children().map(|c| tree.node(c).minimax).collect();
     let actions = tree.root().children().map(|c| tree.node(c).action).collect();
