@@ -13,7 +13,8 @@ goats of its games, what the value targets it trains on say an early goat is wor
 `x` (`e5xc3`), and only tigers capture. `scripts/goat-captures.py` asks the next
 question of one player's lost games: was each capture avoidable at the goat move before it, or forced.
 `--lines` also lists the player's early captures: each line from the start to the first capture, with how many
-games reached it and how many of them the player's goats lost.
+games reached it and how many of them the player's goats lost. The player's tigers are tallied too, their losses
+by length: a trap sprung at the same ply of the placement phase (the ply-37 trap) shows as one length.
 """
 import argparse
 import collections
@@ -21,13 +22,13 @@ import json
 
 
 def goat_game(record, opponent, before):
-    """(whose goats: "player" or "opponent", lost, the line up to a goat taken before ply `before` or None) of one
-    eval record."""
+    """(whose goats: "player" or "opponent", the winner: "first", "second" or None, the line up to a goat taken
+    before ply `before` or None, the game's plies) of one eval record."""
     if opponent not in (record["first"], record["second"]):
         raise ValueError(f"neither side is {opponent!r}")
     goats = "opponent" if record["first"] == opponent else "player"
     moves = list(record["opening"]) + list(record["moves"])
-    return goats, record["winner"] == "second", early_line(moves, before)
+    return goats, record["winner"], early_line(moves, before), len(moves)
 
 
 def early_line(moves, before):
@@ -59,7 +60,8 @@ def selfplay_games(path, before):
         raise SystemExit(f"{path}: not a self-play games shard: {error}")
     for row in rows:
         if row["game"] == "baghchal":
-            yield "self-play", row["winner"] == 1, early_line(row["moves"], before)
+            winner = {0: "first", 1: "second"}.get(row["winner"])
+            yield "self-play", winner, early_line(row["moves"], before), len(row["moves"])
 
 
 def main():
@@ -71,13 +73,18 @@ def main():
     args = parser.parse_args()
     tally = collections.Counter()
     line_games, line_lost = collections.Counter(), collections.Counter()  # the player's early captures, by line
+    tiger_losses = collections.Counter()  # the player's tiger games lost, by their length in plies
     for path in args.games:
         if path.endswith(".parquet"):
             games = selfplay_games(path, args.before)
         else:
             games = eval_games(path, args.opponent, args.before)
-        for goats, lost, line in games:
-            early = line is not None
+        for goats, winner, line, plies in games:
+            lost, early = winner == "second", line is not None
+            if goats == "opponent":  # the player's tigers
+                tally[("tigers", "games")] += 1
+                if winner == "first":
+                    tiger_losses[plies] += 1
             if early and goats == "player":
                 line_games[line] += 1
                 line_lost[line] += lost
@@ -95,6 +102,10 @@ def main():
         rest, rest_lost = games - early, lost - early_lost
         print(f"{goats}'s goats: {games} games, lost {lost}; a goat taken before ply {args.before} in {early}, "
               f"of which lost {early_lost}; lost {rest_lost} of the other {rest}")
+    if tally[("tigers", "games")]:
+        lengths = ", ".join(f"{n} at {plies} plies" for plies, n in tiger_losses.most_common(3))
+        print(f"player's tigers: {tally[('tigers', 'games')]} games, lost {sum(tiger_losses.values())}"
+              + (f"; the commonest lengths of those losses: {lengths}" if lengths else ""))
     if args.lines:
         for n, line in sorted(((n, line) for line, n in line_games.items()), reverse=True):
             print(f"  {n} games, {line_lost[line]} lost: {line}")
