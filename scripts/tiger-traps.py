@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Where a Bagh Chal player's tigers walk into a trap: for every game it played as the tigers and lost by having no
+legal move at ply L or earlier (a `zero eval --games-out` file), the last tiger move from which the trap could
+still be escaped, found by exhaustive search: at each earlier tiger move, can the goats force the tigers out of
+moves by ply L whatever the tigers do, and which tiger moves would have escaped that.
+
+    ~/.cache/zero/torch-2.13.0/venv/bin/python scripts/tiger-traps.py [--max-plies 41] PLAYER GAMES.jsonl [...]
+
+PLAYER is the player's name in the records (`name=` of its spec). Needs the `zero` Python package (`make python`
+installs it into the set-up's venv). Prints, per trapped game, the ply of the losing tiger move, the moves it had
+there and how many escaped, the move played and the position before it; then the games by that ply. A trap is
+counted only where the game was lost at most `--max-plies` plies in (the search's cost grows with the plies from
+the losing move to the end: the placement phase's traps, such as the one the goats' 19th placement closes at ply
+37, are found in seconds).
+"""
+import argparse
+import collections
+import json
+
+import zero
+
+
+class TrapSearch:
+    """Whether the goats can force the tigers out of moves by a given ply, memoised by position."""
+
+    def __init__(self, limit):
+        self.limit, self.memo = limit, {}
+
+    def goats_force(self, state):
+        key = (state.zobrist, state.ply)
+        if key not in self.memo:
+            self.memo[key] = self._solve(state)
+        return self.memo[key]
+
+    def _solve(self, state):
+        if state.is_terminal():
+            return state.outcome().winner == "goats"
+        if state.ply >= self.limit:
+            return False
+        children = (self.goats_force(state.child(m)) for m in state.legal_moves())
+        return any(children) if state.to_move_index == 0 else all(children)
+
+
+def losing_move(record):
+    """(ply of the last tiger move that could escape, its legal moves, the escapes, the move played, position)."""
+    moves = list(record["opening"]) + list(record["moves"])
+    game = zero.Game(record["game"], None, ",".join(record["rules"]))
+    search = TrapSearch(len(moves))
+    for index in range(len(moves) - 2, 0, -2):  # the tigers' moves, from the last back
+        state = game.replay(moves[:index])
+        if not search.goats_force(state):
+            escapes = [m for m in state.legal_moves() if not search.goats_force(state.child(m))]
+            return index + 1, state.legal_moves(), escapes, moves[index], state.position
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--max-plies", type=int, default=41, help="only games lost this many plies in or sooner")
+    parser.add_argument("player")
+    parser.add_argument("games", nargs="+")
+    args = parser.parse_args()
+    by_ply = collections.Counter()
+    for path in args.games:
+        for number, line in enumerate(open(path), start=1):
+            try:
+                record = json.loads(line)
+                trapped = (record["game"] == "baghchal" and record["second"] == args.player
+                           and record["winner"] == "first" and record["reason"] == "no-legal-move")
+                plies = len(record["opening"]) + len(record["moves"])
+            except (ValueError, KeyError, TypeError) as error:
+                raise SystemExit(f"{path}:{number}: not a game record: {error!r}")
+            if not trapped or plies > args.max_plies:
+                continue
+            found = losing_move(record)
+            if found is None:
+                print(f"{path}:{number}: trapped at ply {plies}, lost from its start")
+                continue
+            ply, legal, escapes, played, position = found
+            by_ply[ply] += 1
+            print(f"{path}:{number}: trapped at ply {plies}; at ply {ply} {len(escapes)} of {len(legal)} tiger moves "
+                  f"escaped ({' '.join(escapes)}), it played {played} from {position}")
+    for ply, n in sorted(by_ply.items()):
+        print(f"{n} games lost by the tiger move at ply {ply}")
+
+
+if __name__ == "__main__":
+    main()
