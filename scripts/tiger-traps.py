@@ -4,14 +4,14 @@ legal move at ply L or earlier (a `zero eval --games-out` file), the last tiger 
 still be escaped, found by exhaustive search: at each earlier tiger move, can the goats force the tigers out of
 moves by ply L whatever the tigers do, and which tiger moves would have escaped that.
 
-    ~/.cache/zero/torch-2.13.0/venv/bin/python scripts/tiger-traps.py [--max-plies 41] PLAYER GAMES.jsonl [...]
+    ~/.cache/zero/torch-2.13.0/venv/bin/python scripts/tiger-traps.py [--max-plies 41] [--back 14] PLAYER GAMES.jsonl [...]
 
 PLAYER is the player's name in the records (`name=` of its spec). Needs the `zero` Python package (`make python`
 installs it into the set-up's venv). Prints, per trapped game, the ply of the losing tiger move, the moves it had
 there and how many escaped, the move played and the position before it; then the games by that ply. A trap is
-counted only where the game was lost at most `--max-plies` plies in (the search's cost grows with the plies from
-the losing move to the end: the placement phase's traps, such as the one the goats' 19th placement closes at ply
-37, are found in seconds).
+counted only where the game was lost at most `--max-plies` plies in, and searched back at most `--back` plies
+from its end (the search's cost grows fast with them: a trap the goats' 19th placement closes at ply 37, 13 plies
+after the losing move, takes about a second); a game still lost that far back is reported as lost before it.
 """
 import argparse
 import collections
@@ -41,12 +41,13 @@ class TrapSearch:
         return any(children) if state.to_move_index == 0 else all(children)
 
 
-def losing_move(record):
-    """(ply of the last tiger move that could escape, its legal moves, the escapes, the move played, position)."""
+def losing_move(record, back):
+    """(ply of the last tiger move that could escape, its legal moves, the escapes, the move played, position), or
+    None when every tiger move within `back` plies of the end was already lost."""
     moves = list(record["opening"]) + list(record["moves"])
     game = zero.Game(record["game"], None, ",".join(record["rules"]))
     search = TrapSearch(len(moves))
-    for index in range(len(moves) - 2, 0, -2):  # the tigers' moves, from the last back
+    for index in range(len(moves) - 2, max(len(moves) - 1 - back, 0), -2):  # the tigers' moves, from the last back
         state = game.replay(moves[:index])
         if not search.goats_force(state):
             escapes = [m for m in state.legal_moves() if not search.goats_force(state.child(m))]
@@ -57,6 +58,7 @@ def losing_move(record):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--max-plies", type=int, default=41, help="only games lost this many plies in or sooner")
+    parser.add_argument("--back", type=int, default=14, help="search at most this many plies back from the end")
     parser.add_argument("player")
     parser.add_argument("games", nargs="+")
     args = parser.parse_args()
@@ -72,16 +74,18 @@ def main():
                 raise SystemExit(f"{path}:{number}: not a game record: {error!r}")
             if not trapped or plies > args.max_plies:
                 continue
-            found = losing_move(record)
+            found = losing_move(record, args.back)
             if found is None:
-                print(f"{path}:{number}: trapped at ply {plies}, lost from its start")
+                print(f"{path}:{number}: trapped at ply {plies}, already lost {args.back} plies before")
+                by_ply[None] += 1
                 continue
             ply, legal, escapes, played, position = found
             by_ply[ply] += 1
             print(f"{path}:{number}: trapped at ply {plies}; at ply {ply} {len(escapes)} of {len(legal)} tiger moves "
                   f"escaped ({' '.join(escapes)}), it played {played} from {position}")
-    for ply, n in sorted(by_ply.items()):
-        print(f"{n} games lost by the tiger move at ply {ply}")
+    for ply, n in sorted(by_ply.items(), key=lambda item: item[0] or 0):
+        when = f"at ply {ply}" if ply else f"more than {args.back} plies before the end"
+        print(f"{n} games lost by the tiger move {when}")
 
 
 if __name__ == "__main__":
