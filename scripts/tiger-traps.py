@@ -19,25 +19,33 @@ import json
 
 import zero
 
+# The ply of the position the goats' 20th placement makes: from it on, repeated positions count.
+ALL_PLACED_PLY = 39
+
 
 class TrapSearch:
-    """Whether the goats can force the tigers out of moves by a given ply, memoised by position."""
+    """Whether the goats can force the tigers out of moves by a given ply, memoised by position, ply and, once
+    every goat is placed, the positions the search passed since then: the position's hash leaves out the repetition
+    history, which the rules count from then on. The history before a search's root is the same for all its nodes,
+    and two roots of one game past that ply give their nodes keys of different lengths, so the memo is exact."""
 
     def __init__(self, limit):
         self.limit, self.memo = limit, {}
 
-    def goats_force(self, state):
-        key = (state.zobrist, state.ply)
+    def goats_force(self, state, since_placed=()):
+        key = (state.zobrist, state.ply, since_placed)
         if key not in self.memo:
-            self.memo[key] = self._solve(state)
+            self.memo[key] = self._solve(state, since_placed)
         return self.memo[key]
 
-    def _solve(self, state):
+    def _solve(self, state, since_placed):
         if state.is_terminal():
             return state.outcome().winner == "goats"
         if state.ply >= self.limit:
             return False
-        children = (self.goats_force(state.child(m)) for m in state.legal_moves())
+        if state.ply >= ALL_PLACED_PLY:
+            since_placed += (state.zobrist,)
+        children = (self.goats_force(state.child(m), since_placed) for m in state.legal_moves())
         return any(children) if state.to_move_index == 0 else all(children)
 
 
@@ -50,8 +58,9 @@ def losing_move(record, back):
     for index in range(len(moves) - 2, max(len(moves) - 1 - back, 0), -2):  # the tigers' moves, from the last back
         state = game.replay(moves[:index])
         if not search.goats_force(state):
-            escapes = [m for m in state.legal_moves() if not search.goats_force(state.child(m))]
-            return index + 1, state.legal_moves(), escapes, moves[index], state.position
+            legal = state.legal_moves()
+            escapes = [m for m in legal if not search.goats_force(state.child(m))]
+            return index + 1, legal, escapes, moves[index], state.position
     return None
 
 
@@ -62,7 +71,7 @@ def main():
     parser.add_argument("player")
     parser.add_argument("games", nargs="+")
     args = parser.parse_args()
-    by_ply = collections.Counter()
+    by_ply, lost_before = collections.Counter(), 0
     for path in args.games:
         for number, line in enumerate(open(path), start=1):
             try:
@@ -77,15 +86,16 @@ def main():
             found = losing_move(record, args.back)
             if found is None:
                 print(f"{path}:{number}: trapped at ply {plies}, already lost {args.back} plies before")
-                by_ply[None] += 1
+                lost_before += 1
                 continue
             ply, legal, escapes, played, position = found
             by_ply[ply] += 1
             print(f"{path}:{number}: trapped at ply {plies}; at ply {ply} {len(escapes)} of {len(legal)} tiger moves "
                   f"escaped ({' '.join(escapes)}), it played {played} from {position}")
-    for ply, n in sorted(by_ply.items(), key=lambda item: item[0] or 0):
-        when = f"at ply {ply}" if ply else f"more than {args.back} plies before the end"
-        print(f"{n} games lost by the tiger move {when}")
+    if lost_before:
+        print(f"{lost_before} games lost by the tiger move more than {args.back} plies before the end")
+    for ply, n in sorted(by_ply.items()):
+        print(f"{n} games lost by the tiger move at ply {ply}")
 
 
 if __name__ == "__main__":
