@@ -18,7 +18,11 @@ pub struct NetworkConfig {
     pub se_ratio: i64,
     /// Value head reads per-channel mean and max over the board instead of every square.
     pub global_pool: bool,
-    /// Channels of the policy head's 1x1 convolution.
+    /// How the policy head turns its features into the action space's logits: a linear layer over the whole
+    /// board ([`PolicyHead::Linear`], the default) or one 1x1 convolution to the game's action planes
+    /// ([`PolicyHead::Conv`], only for a game with a spatial action map, [`NetShape::policy_planes`]).
+    pub policy_head: PolicyHead,
+    /// Channels of the policy head's first 1x1 convolution.
     pub policy_channels: i64,
     /// Channels of the value head's 1x1 convolution.
     pub value_channels: i64,
@@ -43,6 +47,7 @@ impl Default for NetworkConfig {
             squeeze_excitation: false,
             se_ratio: 4,
             global_pool: false,
+            policy_head: PolicyHead::Linear,
             policy_channels: 4,
             value_channels: 2,
             value_hidden: 64,
@@ -53,13 +58,31 @@ impl Default for NetworkConfig {
     }
 }
 
+/// The policy head's last layer (`network.policy_head` in a config).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PolicyHead {
+    /// A linear layer from every square's `policy_channels` to every action: `policy_channels x squares x
+    /// actions` multiply-adds, most of a small network's work where the action space is large (Tours: 4 096).
+    #[default]
+    Linear,
+    /// A 1x1 convolution from `policy_channels` to the game's action planes, each action's logit read at its
+    /// plane and square (AlphaZero's chess head, lc0's policy map): `policy_channels x planes x squares`.
+    Conv,
+}
+
 /// What the network is built for: a game's input and action space.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy)]
 pub struct NetShape {
     pub planes: i64,
     pub height: i64,
     pub width: i64,
     pub actions: i64,
+    /// Planes of the game's spatial action map ([`zero_games::Encoding::POLICY_PLANES`]); 0 when it has none.
+    pub policy_planes: i64,
+    /// Each action's index in the action planes, flattened `[planes, height, width]`
+    /// ([`zero_games::Encoding::policy_cell`]).
+    pub policy_cell: fn(usize) -> usize,
 }
 
 impl NetShape {
@@ -69,11 +92,20 @@ impl NetShape {
             height: G::BOARD_HEIGHT as i64,
             width: G::BOARD_WIDTH as i64,
             actions: G::ACTION_SPACE as i64,
+            policy_planes: G::POLICY_PLANES as i64,
+            policy_cell: |a| G::policy_cell(a as zero_games::Action),
         }
     }
 
     pub fn squares(&self) -> i64 {
         self.height * self.width
+    }
+
+    /// The action planes' index of every action in turn: what a convolutional policy head gathers its logits by.
+    pub fn policy_map(&self) -> Vec<i64> {
+        (0..self.actions as usize)
+            .map(|a| (self.policy_cell)(a) as i64)
+            .collect()
     }
 }
 
@@ -115,6 +147,19 @@ impl NetworkConfig {
         Ok(())
     }
 
+    /// [`NetworkConfig::validate`], and that the game of `shape` can have this policy head.
+    pub fn validate_for(&self, shape: NetShape) -> Result<(), String> {
+        self.validate()?;
+        if self.policy_head == PolicyHead::Conv && shape.policy_planes == 0 {
+            return Err(
+                "network.policy_head = \"conv\" needs a game with a spatial action map; this game has none \
+                        (use \"linear\")"
+                    .to_string(),
+            );
+        }
+        Ok(())
+    }
+
     /// Floating-point operations (2 per multiply-add) of one evaluation; batch norm and activations, a few
     /// percent, are not counted.
     pub fn flops_per_eval(&self, shape: NetShape) -> u64 {
@@ -129,7 +174,11 @@ impl NetworkConfig {
                 flops += 2 * (c * r + r * c);
             }
         }
-        flops += 2 * c * self.policy_channels * hw + 2 * self.policy_channels * hw * shape.actions;
+        flops += 2 * c * self.policy_channels * hw;
+        flops += match self.policy_head {
+            PolicyHead::Linear => 2 * self.policy_channels * hw * shape.actions,
+            PolicyHead::Conv => 2 * self.policy_channels * shape.policy_planes * hw,
+        };
         let value_features = self.value_features(shape);
         flops += 2 * c * self.value_channels * hw + 2 * value_features * self.value_hidden + 2 * self.value_hidden * 3;
         if self.moves_left {

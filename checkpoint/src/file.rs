@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use zero_games::Encoding;
+use zero_games::{Encoding, GameKind, UnknownGame, with_game};
 
 /// Version of the checkpoint layout itself: 2 puts the metadata under the checksum; 1 (tensors only) still loads.
 pub const CHECKPOINT_FORMAT: u32 = 2;
@@ -95,14 +95,17 @@ impl CheckpointMeta {
         Ok(())
     }
 
-    /// The input and action shape it was made for.
-    pub fn shape(&self) -> NetShape {
-        NetShape {
-            planes: self.input_shape[0],
-            height: self.input_shape[1],
-            width: self.input_shape[2],
-            actions: self.action_space,
-        }
+    /// The input and action shape of its game as this build encodes it, once [`CheckpointMeta::check_game`] has
+    /// found that they are the ones it was made for; a game this build does not know is refused.
+    pub fn shape(&self, path: &Path) -> Result<NetShape, CheckpointError> {
+        let kind: GameKind = self.game.parse().map_err(|e: UnknownGame| CheckpointError::Corrupt {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        with_game!(kind, G => {
+            self.check_game::<G>(path)?;
+            Ok(NetShape::of::<G>())
+        })
     }
 }
 

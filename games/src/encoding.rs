@@ -30,6 +30,19 @@ pub trait Encoding: Game {
     /// game whose networks' raw policy plays no better than chance needs simulations at the low levels too, or
     /// they are not ordered; docs/protocol.md has each game's measured table.
     const LEVELS: [(u32, f32); 5] = STANDARD_LEVELS;
+    /// Planes of the game's spatial action map, for a network whose policy head is a convolution
+    /// (`network.policy_head = "conv"`): every action is one plane at one cell, its logit computed from the
+    /// features at that cell (AlphaZero's chess head). 0, the default, when the game has no such map: its
+    /// networks keep the linear head.
+    const POLICY_PLANES: usize = 0;
+
+    /// With [`Encoding::POLICY_PLANES`] > 0: the index `plane * height * width + row * width + column` of
+    /// `action` (a network-view action, after the canonical symmetry) in the action planes, cell `(row, column)` as
+    /// in [`Encoding::encode`], naturally the cell the move starts from. Distinct actions have distinct indices.
+    /// Never called when the game has no map.
+    fn policy_cell(action: Action) -> usize {
+        action as usize
+    }
 
     /// The symmetry under which the network sees this position: the one that shows the board from the side to
     /// move's usual point of view (0 when the game needs no turning). [`Encoding::encode`] applies it, and the

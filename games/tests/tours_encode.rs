@@ -246,3 +246,20 @@ fn random_playouts_encode_in_range() {
     }
     assert!(pending_seen > 0);
 }
+
+#[test]
+fn policy_planes_hold_each_action_once_at_its_starting_square() {
+    let cells = Tours::POLICY_PLANES * AREA;
+    let mut seen = vec![None; cells];
+    for action in 0..Tours::ACTION_SPACE as Action {
+        let cell = Tours::policy_cell(action);
+        assert!(cell < cells, "action {action} at cell {cell} of {cells}");
+        if let Some(other) = seen[cell].replace(action) {
+            panic!("actions {other} and {action} share cell {cell}");
+        }
+        let described = Tours::describe_action(action);
+        let from = described.split_whitespace().nth(1).expect("a square");
+        let square = zero_games::tours::square_name(cell % AREA);
+        assert_eq!(square, from, "action {action} ({described}) read at {square}");
+    }
+}

@@ -7,7 +7,7 @@
 //! action space are those of the game asked for; then every variable of the architecture must be present with
 //! its shape. A checkpoint is loaded completely or not at all.
 
-use crate::network::{NetworkConfig, PolicyValueNet};
+use crate::network::{NetShape, NetworkConfig, PolicyValueNet};
 use std::collections::HashMap;
 use std::path::Path;
 use tch::{Device, Kind, Tensor, nn};
@@ -62,12 +62,15 @@ impl Checkpoint {
     pub fn load<G: Encoding>(path: &Path, device: Device) -> Result<Checkpoint, CheckpointError> {
         let (meta, tensors) = parse(path, &read_file(path)?)?;
         meta.check_game::<G>(path)?;
-        meta.network.validate().map_err(|reason| CheckpointError::Corrupt {
-            path: path.to_path_buf(),
-            reason,
-        })?;
+        let shape = NetShape::of::<G>();
+        meta.network
+            .validate_for(shape)
+            .map_err(|reason| CheckpointError::Corrupt {
+                path: path.to_path_buf(),
+                reason,
+            })?;
         let vs = nn::VarStore::new(device);
-        let net = PolicyValueNet::new(&vs.root(), &meta.network, meta.shape());
+        let net = PolicyValueNet::new(&vs.root(), &meta.network, shape);
         copy_into(&vs, &tensors, path)?;
         Ok(Checkpoint { meta, vs, net })
     }

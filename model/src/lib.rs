@@ -22,7 +22,7 @@ pub use checkpoint::{Checkpoint, raw_tensor};
 // network needs them.
 pub use device::{DeviceChoice, Precision};
 pub use evaluator::NetworkEvaluator;
-pub use network::{NetOutput, NetworkConfig, PolicyValueNet};
+pub use network::{NetOutput, NetShape, NetworkConfig, PolicyHead, PolicyValueNet};
 pub use zero_checkpoint::{
     CheckpointError, CheckpointMeta, RawTensor, checksum, covered_json, read_meta, read_meta_of, sealed_json,
     serialize_with_metadata,

@@ -8,7 +8,7 @@ use zero_games::tours::Tours;
 use zero_games::{Encoding, Game};
 use zero_model::encode::batch_tensor;
 use zero_model::network::NetShape;
-use zero_model::{Checkpoint, CheckpointError, CheckpointMeta, NetworkConfig, PolicyValueNet};
+use zero_model::{Checkpoint, CheckpointError, CheckpointMeta, NetworkConfig, PolicyHead, PolicyValueNet};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("zero-model-test-{name}-{}", std::process::id()));
@@ -175,4 +175,44 @@ fn outputs_have_the_shapes_of_the_game() {
         .softmax(-1, Kind::Float)
         .sum_dim_intlist(&[1i64][..], false, Kind::Float);
     assert!(probs.allclose(&Tensor::ones([2], (Kind::Float, Device::Cpu)), 1e-5, 1e-6, false));
+}
+
+#[test]
+fn the_convolutional_policy_head_reads_each_action_at_its_plane_and_round_trips() {
+    let config = NetworkConfig {
+        policy_head: PolicyHead::Conv,
+        ..small()
+    };
+    let (vs, net) = network::<Tours>(&config);
+    // The action planes' weights zeroed and each plane's bias set to its number: every action's logit is then
+    // its plane's number, wherever the map puts it.
+    tch::no_grad(|| {
+        let vars = vs.variables();
+        let _ = vars["policy_planes.weight"].shallow_clone().zero_();
+        let planes = Tours::POLICY_PLANES as i64;
+        vars["policy_planes.bias"]
+            .shallow_clone()
+            .copy_(&Tensor::arange(planes, (Kind::Float, Device::Cpu)));
+    });
+    let input = sample_input::<Tours>();
+    let out = net.forward(&input, false);
+    assert_eq!(out.policy.size(), vec![2, Tours::ACTION_SPACE as i64]);
+    let logits = Vec::<f32>::try_from(out.policy.get(0)).unwrap();
+    for (action, logit) in logits.iter().enumerate() {
+        let plane = Tours::policy_cell(action as zero_games::Action) / 64;
+        assert_eq!(*logit, plane as f32, "action {action}");
+    }
+
+    let dir = scratch("conv-head");
+    let path = dir.join("net.safetensors");
+    save::<Tours>(&vs, &config, &path);
+    let loaded = Checkpoint::load::<Tours>(&path, Device::Cpu).unwrap();
+    assert_eq!(loaded.meta.network.policy_head, PolicyHead::Conv);
+    assert!(loaded.net.forward(&input, false).policy.equal(&out.policy));
+    std::fs::remove_dir_all(dir).unwrap();
+
+    // A game without an action map is refused the head, by name, before any layer is built.
+    let err = config.validate_for(NetShape::of::<BaghChal>()).unwrap_err();
+    assert!(err.contains("network.policy_head"), "{err}");
+    assert_eq!(small().validate_for(NetShape::of::<BaghChal>()), Ok(()));
 }

@@ -1,5 +1,6 @@
 //! The network written as ONNX and run by tract gives libtorch's outputs to 1e-4 on 1,000 positions of every
-//! game, for each shape of network (gate, global pool, moves-left head on and off); a model for another game,
+//! game, for each shape of network (gate, global pool, moves-left head on and off, Tours' convolutional policy
+//! head); a model for another game,
 //! bytes that are no model and a model whose outputs are not finite are refused with a clear error.
 
 use tch::{Device, Kind, Tensor, nn};
@@ -10,7 +11,7 @@ use zero_games::tours::Tours;
 use zero_games::{Encoding, Game, encode_batch};
 use zero_model::encode::batch_tensor;
 use zero_model::network::NetShape;
-use zero_model::{Checkpoint, CheckpointMeta, NetworkConfig, PolicyValueNet};
+use zero_model::{Checkpoint, CheckpointMeta, NetworkConfig, PolicyHead, PolicyValueNet};
 use zero_onnx::{OnnxEvaluator, checkpoint_file_to_onnx};
 
 const POSITIONS: usize = 1000;
@@ -127,6 +128,13 @@ fn onnx_through_tract_matches_libtorch_in_every_game() {
         parity::<BaghChal>(&config);
         parity::<Tours>(&config);
     }
+    // The convolutional policy head, for the game that has an action map.
+    let conv = NetworkConfig {
+        policy_head: PolicyHead::Conv,
+        policy_channels: 8,
+        ..configs().remove(0)
+    };
+    parity::<Tours>(&conv);
 }
 
 #[test]

@@ -15,7 +15,7 @@ use prost::Message;
 use std::collections::HashMap;
 use std::path::Path;
 use tract_onnx::pb;
-use zero_checkpoint::{CheckpointMeta, NetShape, NetworkConfig, ParsedTensors};
+use zero_checkpoint::{CheckpointMeta, NetShape, NetworkConfig, ParsedTensors, PolicyHead};
 
 /// The ONNX operator set the graph is written for (every operator used keeps its attributes form there).
 pub const OPSET: i64 = 13;
@@ -30,6 +30,7 @@ type Weights<'a> = HashMap<&'a str, (&'a [usize], &'a [f32])>;
 /// The network of the checkpoint file at `path` as a serialized ONNX model (the file is verified whole first).
 pub fn checkpoint_file_to_onnx(path: &Path) -> Result<Vec<u8>, OnnxError> {
     let (meta, tensors) = zero_checkpoint::read(path)?;
+    let shape = meta.shape(path)?;
     let doc = format!(
         "zero {} network, generation {}, step {}, from {}",
         meta.game,
@@ -37,18 +38,23 @@ pub fn checkpoint_file_to_onnx(path: &Path) -> Result<Vec<u8>, OnnxError> {
         meta.step,
         path.display()
     );
-    checkpoint_to_onnx(&meta, &tensors, &doc)
+    checkpoint_to_onnx(&meta, shape, &tensors, &doc)
 }
 
-/// The network a checkpoint's metadata describes, with its tensors, as a serialized ONNX model; `doc` goes
-/// into the model's doc string (what it was made from).
-pub fn checkpoint_to_onnx(meta: &CheckpointMeta, tensors: &ParsedTensors, doc: &str) -> Result<Vec<u8>, OnnxError> {
-    meta.network.validate().map_err(OnnxError::Model)?;
+/// The network a checkpoint's metadata describes, for its game's `shape` ([`CheckpointMeta::shape`]), with its
+/// tensors, as a serialized ONNX model; `doc` goes into the model's doc string (what it was made from).
+pub fn checkpoint_to_onnx(
+    meta: &CheckpointMeta,
+    shape: NetShape,
+    tensors: &ParsedTensors,
+    doc: &str,
+) -> Result<Vec<u8>, OnnxError> {
+    meta.network.validate_for(shape).map_err(OnnxError::Model)?;
     let weights: Weights = tensors
         .iter()
         .map(|(name, shape, values)| (name.as_str(), (shape.as_slice(), values.as_slice())))
         .collect();
-    write_model(&meta.network, meta.shape(), &weights, doc)
+    write_model(&meta.network, shape, &weights, doc)
 }
 
 /// The network as a serialized ONNX `ModelProto`.
@@ -58,7 +64,10 @@ fn write_model(config: &NetworkConfig, shape: NetShape, weights: &Weights, doc: 
     for block in 0..config.blocks {
         x = graph.residual_block(&format!("block{block}"), &x, config.squeeze_excitation)?;
     }
-    graph.policy_head(&x)?;
+    match config.policy_head {
+        PolicyHead::Linear => graph.linear_policy_head(&x)?,
+        PolicyHead::Conv => graph.conv_policy_head(&x, &shape.policy_map())?,
+    }
     graph.value_heads(&x, config.global_pool)?;
     if config.moves_left {
         graph.scalar_head("moves_left", "Softplus")?;
@@ -237,6 +246,15 @@ impl<'a> GraphWriter<'a> {
 
     /// A bias-free convolution (3x3 with padding 1, or 1x1), from variable `layer.weight`.
     fn conv(&mut self, layer: &str, input: &str) -> Result<String, OnnxError> {
+        self.conv_node(layer, input, false)
+    }
+
+    /// A convolution with a bias, from `layer.weight` and `layer.bias`.
+    fn conv_with_bias(&mut self, layer: &str, input: &str) -> Result<String, OnnxError> {
+        self.conv_node(layer, input, true)
+    }
+
+    fn conv_node(&mut self, layer: &str, input: &str, bias: bool) -> Result<String, OnnxError> {
         let (weight, shape) = self.weight_with_shape(&format!("{layer}.weight"))?;
         let kernel = match shape.as_slice() {
             [_, _, k, k2] if k == k2 && k % 2 == 1 => *k,
@@ -253,7 +271,13 @@ impl<'a> GraphWriter<'a> {
             ints("pads", &[pad, pad, pad, pad]),
             ints("strides", &[1, 1]),
         ];
-        Ok(self.node("Conv", &[input, &weight], layer, attributes))
+        let bias = if bias {
+            Some(self.weight(&format!("{layer}.bias"))?)
+        } else {
+            None
+        };
+        let inputs: Vec<&str> = [input, &weight].into_iter().chain(bias.as_deref()).collect();
+        Ok(self.node("Conv", &inputs, layer, attributes))
     }
 
     /// Batch norm in inference form, from `layer.{weight,bias,running_mean,running_var}`.
@@ -314,13 +338,28 @@ impl<'a> GraphWriter<'a> {
         Ok(self.unary("Relu", &sum, &format!("{block}.out")))
     }
 
-    fn policy_head(&mut self, x: &str) -> Result<(), OnnxError> {
+    /// The policy head's features: its 1x1 convolution, norm and ReLU.
+    fn policy_features(&mut self, x: &str) -> Result<String, OnnxError> {
         let p = self.conv("policy_conv", x)?;
         let p = self.batch_norm("policy_norm", &p)?;
-        let p = self.unary("Relu", &p, "policy_relu");
+        Ok(self.unary("Relu", &p, "policy_relu"))
+    }
+
+    fn linear_policy_head(&mut self, x: &str) -> Result<(), OnnxError> {
+        let p = self.policy_features(x)?;
         let p = self.node("Flatten", &[&p], "policy_flat", vec![int("axis", 1)]);
         let logits = self.linear("policy_fc", &p)?;
         self.unary("Identity", &logits, "policy");
+        Ok(())
+    }
+
+    /// The convolutional head: the action planes flattened, each action's logit gathered at its index `map`.
+    fn conv_policy_head(&mut self, x: &str, map: &[i64]) -> Result<(), OnnxError> {
+        let p = self.policy_features(x)?;
+        let planes = self.conv_with_bias("policy_planes", &p)?;
+        let flat = self.node("Flatten", &[&planes], "policy_flat", vec![int("axis", 1)]);
+        self.constant_ints("policy_map", map);
+        self.node("Gather", &[&flat, "policy_map"], "policy", vec![int("axis", 1)]);
         Ok(())
     }
 

@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use zero_games::{Game, GameKind, with_game};
-use zero_model::NetworkConfig;
+use zero_model::{NetShape, NetworkConfig};
 use zero_search::SearchConfig;
 use zero_selfplay::SelfPlayConfig;
 use zero_train::TrainConfig;
@@ -185,9 +185,10 @@ impl RunConfig {
             let path = e.path().to_string();
             anyhow::anyhow!("{origin}: key `{path}`: {}", e.into_inner())
         })?;
+        let shape = with_game!(config.game, G => NetShape::of::<G>());
         config
             .network
-            .validate()
+            .validate_for(shape)
             .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         config.train.validate().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         config
@@ -420,6 +421,21 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("train.batch"), "{err}");
+        // The convolutional policy head: an unknown kind by path, a game without an action map by key.
+        let conv = |game: &str, head: &str| {
+            RunConfig::parse(
+                &format!("game = \"{game}\"\n[network]\npolicy_head = \"{head}\"\n"),
+                "t.toml",
+            )
+        };
+        assert_eq!(
+            conv("tours", "conv").unwrap().network.policy_head,
+            zero_model::PolicyHead::Conv
+        );
+        let err = conv("tours", "dense").unwrap_err().to_string();
+        assert!(err.contains("network.policy_head") && err.contains("dense"), "{err}");
+        let err = conv("baghchal", "conv").unwrap_err().to_string();
+        assert!(err.contains("t.toml") && err.contains("network.policy_head"), "{err}");
         let ok = RunConfig::parse(
             "game = \"tours\"\n[train]\nbatch_size = 64\noptimizer = \"adamw\"\n",
             "t.toml",

@@ -66,7 +66,7 @@ impl<G: Encoding> Trainer<G> {
         device: Device,
     ) -> Result<Self, TrainError> {
         config.validate().map_err(TrainError::Config)?;
-        network.validate().map_err(TrainError::Config)?;
+        network.validate_for(NetShape::of::<G>()).map_err(TrainError::Config)?;
         if config.mixed_precision && !device.is_cuda() {
             return Err(TrainError::Config(
                 "train.mixed_precision needs a CUDA device (libtorch's CPU autocast is not used here); \

@@ -41,7 +41,9 @@
 //!   (0..3584).
 //! - COLLAPSE: `3584 + square * 8 + dir`.
 //!
-//! A compound turn is its FORM action then its COLLAPSE action. Symmetries: all 8 of the square.
+//! A compound turn is its FORM action then its COLLAPSE action. Symmetries: all 8 of the square. For a
+//! convolutional policy head the same actions are 64 planes at their base square: FORM's 56 (`dir * 7 + length -
+//! 2`), then COLLAPSE's 8.
 
 mod encode;
 mod eval;
@@ -116,7 +118,9 @@ pub struct Tours {
     draw: Option<Outcome>,
 }
 
-const FORM_ACTIONS: usize = SQUARES * 8 * 7;
+const FORM_ACTIONS: usize = SQUARES * FORM_PLANES;
+/// The FORM actions of one base: a direction and a length of 2..=8.
+const FORM_PLANES: usize = 8 * 7;
 
 impl Tours {
     /// Who owns the stack on `square` (0..64, file + 8 * rank), if any.
@@ -594,9 +598,23 @@ impl Encoding for Tours {
     const BOARD_HEIGHT: usize = 8;
     const BOARD_WIDTH: usize = 8;
     const ENCODING_VERSION: u32 = 1;
+    // Every action starts from one square: a FORM from its base (one plane per direction and length), a
+    // COLLAPSE from its stack (one plane per direction).
+    const POLICY_PLANES: usize = FORM_PLANES + 8;
 
     fn canonical_symmetry(&self) -> usize {
         encode::canonical_symmetry(self.side)
+    }
+
+    fn policy_cell(action: Action) -> usize {
+        let a = action as usize;
+        let (plane, square) = if a < FORM_ACTIONS {
+            (a % FORM_PLANES, a / FORM_PLANES)
+        } else {
+            let c = a - FORM_ACTIONS;
+            (FORM_PLANES + c % 8, c / 8)
+        };
+        plane * SQUARES + square
     }
 
     fn encode(&self, planes: &mut [f32]) {
