@@ -199,7 +199,7 @@ fn the_convolutional_policy_head_reads_each_action_at_its_plane_and_round_trips(
     assert_eq!(out.policy.size(), vec![2, Tours::ACTION_SPACE as i64]);
     let logits = Vec::<f32>::try_from(out.policy.get(0)).unwrap();
     for (action, logit) in logits.iter().enumerate() {
-        let plane = Tours::policy_cell(action as zero_games::Action) / 64;
+        let plane = Tours::policy_cell(action as zero_games::Action) / (Tours::BOARD_HEIGHT * Tours::BOARD_WIDTH);
         assert_eq!(*logit, plane as f32, "action {action}");
     }
 

@@ -1,7 +1,7 @@
 //! The network written as ONNX and run by tract gives libtorch's outputs to 1e-4 on 1,000 positions of every
 //! game, for each shape of network (gate, global pool, moves-left head on and off, Tours' convolutional policy
-//! head); a model for another game,
-//! bytes that are no model and a model whose outputs are not finite are refused with a clear error.
+//! head); a model for another game, bytes that are no model and a model whose outputs are not finite are refused
+//! with a clear error.
 
 use tch::{Device, Kind, Tensor, nn};
 use zero_games::baghchal::BaghChal;
