@@ -65,7 +65,7 @@ fn play<G: Registered>(args: &SelfPlayArgs, config: &RunConfig) -> Result<()> {
         games_per_shard: sp.games_per_shard,
         run: &run,
     };
-    let (stats, secs) = play_games::<G>(&rules, job)?;
+    let (stats, secs) = play_games::<G>(&rules, job, &[])?;
     println!(
         "{} games in {}; {:.1} s, {:.0} positions/s, {:.0} simulations/s, mean batch {:.1}",
         stats.games,

@@ -472,3 +472,62 @@ fn a_gated_run_keeps_its_self_play_network_until_one_is_promoted_and_a_follower_
     assert!(out.contains("gate: gen2"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The self-play games of generation `g` in the run in `dir`, from every complete shard of it.
+fn generation_games(dir: &Path, g: u32) -> Vec<zero_data::GameRecord> {
+    let set = zero_data::ShardSet::scan(&dir.join("data")).unwrap();
+    set.shards()
+        .iter()
+        .filter(|s| s.name.starts_with(&format!("g{g:04}-")))
+        .flat_map(|s| zero_data::read_games(&s.games_path).unwrap().1)
+        .collect()
+}
+
+#[test]
+fn with_a_lead_start_share_a_generation_begins_at_the_leads_of_the_last_ones_drawn_games() {
+    use zero_games::Game;
+    use zero_games::tours::Tours;
+    let dir = std::env::temp_dir().join(format!("zero-run-lead-starts-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tours-quick.toml");
+    let mut run = zero();
+    run.arg("run").arg(config).arg("--run-dir").arg(&dir);
+    for s in [
+        "rules=[\"max_plies=60\"]",
+        "run.generations=2",
+        "run.games_per_generation=24",
+        "run.eval_games=2",
+        "run.eval_openings=2",
+        "run.eval_equal_time_ms=0",
+        "selfplay.games_in_flight=6",
+        "selfplay.lead_start_share=1.0",
+    ] {
+        run.args(["--set", s]);
+    }
+    let out = run.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let rules = Tours::parse_rules(None, &["max_plies=60".to_string()]).unwrap();
+    let start = Tours::start(&rules).position();
+    assert!(generation_games(&dir, 0).iter().all(|g| g.start_position == start));
+    let starts: BTreeSet<String> = zero_run::dir::lead_starts::<Tours>(&dir, &rules, 0)
+        .unwrap()
+        .iter()
+        .map(Game::position)
+        .collect();
+    assert!(
+        !starts.is_empty(),
+        "60-ply Tours games of generation 0 end drawn with a lead"
+    );
+    let next = generation_games(&dir, 1);
+    assert_eq!(next.len(), 24);
+    for game in &next {
+        assert!(
+            starts.contains(&game.start_position),
+            "{} began at {}",
+            game.game_id,
+            game.start_position
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

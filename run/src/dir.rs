@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::SystemTime;
 use zero_data::{FooterCache, ShardSet};
-use zero_games::EndReason;
+use zero_games::{EndReason, Game};
 use zero_report::lease::{Lease, LeaseRecord, Timing};
 
 /// What a run is doing; `state.json` records the next phase to run.
@@ -417,6 +417,49 @@ pub fn newest_checkpoint(run_dir: &Path) -> Result<PathBuf> {
         Some((_, path)) => Ok(path),
         None => bail!("no valid checkpoint under {}", dir.display()),
     }
+}
+
+/// The lead starts that generation `generation`'s self-play in the run in `run_dir` begins a share of its games
+/// from (`selfplay.lead_start_share`, `share` here): the previous generation's ([`lead_starts`]), none for
+/// generation 0 or a share of 0.
+pub fn lead_starts_for<G: Game>(run_dir: &Path, rules: &G::Rules, share: f32, generation: u32) -> Result<Vec<G>> {
+    match generation {
+        1.. if share > 0.0 => lead_starts(run_dir, rules, generation - 1),
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// The lead starts ([`zero_selfplay::starts`]) of generation `generation`'s self-play games in the run in
+/// `run_dir` (its shards in name order, the followers' too), for the next generation's
+/// `selfplay.lead_start_share`. A shard that cannot be read, or a game that does not replay, is left out with a
+/// warning: a start is an option of self-play, not data it must not lose.
+pub fn lead_starts<G: Game>(run_dir: &Path, rules: &G::Rules, generation: u32) -> Result<Vec<G>> {
+    let dir = run_dir.join("data");
+    let set = ShardSet::scan(&dir).with_context(|| format!("reading {}", dir.display()))?;
+    let prefix = shard_prefix(generation);
+    let mut shards: Vec<_> = set
+        .shards()
+        .iter()
+        .filter(|s| s.name.starts_with(&prefix) && s.games_path.exists())
+        .collect();
+    shards.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut records = Vec::new();
+    for shard in shards {
+        match zero_data::read_games(&shard.games_path) {
+            Ok((_, games)) => records.extend(games),
+            Err(e) => tracing::warn!("lead starts: {} left out: {e}", shard.games_path.display()),
+        }
+    }
+    let (starts, unreadable) = zero_selfplay::lead_starts::<G>(rules, &records);
+    if unreadable > 0 {
+        tracing::warn!("lead starts: {unreadable} drawn games of generation {generation} do not replay; left out");
+    }
+    tracing::info!(
+        "self-play: {} lead starts from generation {generation}'s {} games",
+        starts.len(),
+        records.len()
+    );
+    Ok(starts)
 }
 
 /// Cuts a torn last line (one without its newline) off the JSONL file `path`; returns whether there was one.

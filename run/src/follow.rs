@@ -79,6 +79,7 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
             1.0
         };
         sp.seed = zero_selfplay::derive_seed(options.seed.unwrap_or(sp.seed) ^ instance, round);
+        let starts = crate::dir::lead_starts_for::<G>(run_dir, &rules, sp.lead_start_share, generation)?;
         let job = PlayJob {
             config: &sp,
             model: &model,
@@ -93,7 +94,7 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
             games_per_shard: 1,
             run: &run_name,
         };
-        let (stats, secs) = play_games::<G>(&rules, job)?;
+        let (stats, secs) = play_games::<G>(&rules, job, &starts)?;
         pulse.played(generation, stats.games, stats.positions);
         crate::log::say(format!(
             "zero selfplay: {} games of generation {generation} with network {network} into {} ({:.0} positions/s)",

@@ -90,9 +90,10 @@ impl PlayJob<'_> {
     }
 }
 
-/// Plays a job with a progress bar (games, positions/s, evaluations/s, mean batch, ETA); returns the stats and
-/// the seconds it took.
-pub fn play_games<G: Registered>(rules: &G::Rules, job: PlayJob<'_>) -> Result<(SelfPlayStats, f64)> {
+/// Plays a job with a progress bar (games, positions/s, evaluations/s, mean batch, ETA), a share of its games
+/// (`selfplay.lead_start_share`) beginning at one of `starts` ([`crate::dir::lead_starts`]); returns the stats
+/// and the seconds it took.
+pub fn play_games<G: Registered>(rules: &G::Rules, job: PlayJob<'_>, starts: &[G]) -> Result<(SelfPlayStats, f64)> {
     let config = job.effective_config();
     let header = shard_header::<G>(rules, job.run, job.model)?;
     std::fs::create_dir_all(job.out).with_context(|| format!("creating {}", job.out.display()))?;
@@ -126,6 +127,7 @@ pub fn play_games<G: Registered>(rules: &G::Rules, job: PlayJob<'_>) -> Result<(
         let result = run_selfplay::<G, _, _>(
             &config,
             rules,
+            starts,
             job.games,
             |w| make_evaluator::<G>(job.model, &config, w),
             &mut sink,
@@ -156,5 +158,5 @@ pub fn play_quick_bashni_shards(out: &Path, games: usize, prefix: &str) -> Resul
         games_per_shard: 1,
         run: "bench",
     };
-    play_games::<Bashni>(&rules, job).map(drop)
+    play_games::<Bashni>(&rules, job, &[]).map(drop)
 }

@@ -446,6 +446,7 @@ impl<G: Registered> Generation<'_, G> {
                 sp.resign_check_fraction = 1.0;
             }
             sp.seed = session_seed(self.config.run.seed, sp.seed, g, have);
+            let starts = crate::dir::lead_starts_for::<G>(self.dir.root(), self.rules, sp.lead_start_share, g)?;
             let job = PlayJob {
                 config: &sp,
                 model: &model,
@@ -464,7 +465,7 @@ impl<G: Registered> Generation<'_, G> {
             }
             // Generation 0's engine, where it bootstraps, plays at `bootstrap_nodes`.
             let engine_nodes = job.effective_config().sparring_nodes;
-            let (stats, seconds) = self.counting_meanwhile(g, || play_games::<G>(self.rules, job))?;
+            let (stats, seconds) = self.counting_meanwhile(g, || play_games::<G>(self.rules, job, &starts))?;
             run = SelfPlayRun {
                 sparring: sparring_score(&stats, engine_nodes),
                 stats: Some(stats),

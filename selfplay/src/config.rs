@@ -142,6 +142,12 @@ pub struct SelfPlayConfig {
     pub opening_share: f32,
     /// The fewest and most plies of such an opening, drawn uniformly (the arena's books: 2 to 6).
     pub opening_plies: [u32; 2],
+    /// Share of games that begin from a lead start ([`crate::starts`]) instead: a position of the previous
+    /// generation's self-play games that were drawn with one side ahead on material, where that lead was first
+    /// held, with a fresh history (the draw counters start again). Such a game begins at a position, not by
+    /// moves: its record's start position is that position. Drawn for each game from its own generator among
+    /// the starts the job was given; none (generation 0) starts it at the start. 0 draws nothing.
+    pub lead_start_share: f32,
 }
 
 /// Random openings drawn for one game before it starts from the start position instead.
@@ -185,6 +191,7 @@ impl Default for SelfPlayConfig {
             bootstrap_random_moves: 0.05,
             opening_share: 0.0,
             opening_plies: [2, 6],
+            lead_start_share: 0.0,
         }
     }
 }
@@ -226,6 +233,7 @@ impl SelfPlayConfig {
             ("sparring_share", self.sparring_share),
             ("bootstrap_random_moves", self.bootstrap_random_moves),
             ("opening_share", self.opening_share),
+            ("lead_start_share", self.lead_start_share),
         ] {
             if !(0.0..=1.0).contains(&p) {
                 return fail(key, "must be within [0, 1]");

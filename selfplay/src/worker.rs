@@ -7,12 +7,15 @@
 //! with `sparring_recorded` the engine's moves too, each as a one-hot policy target.
 //! Random openings (`selfplay.opening_share`): a share of games begin with a balanced random opening, whose moves
 //! are played before the first search, written in the game record and not recorded as positions.
+//! Lead starts (`selfplay.lead_start_share`): a share of games begin at one of the positions the job was given
+//! ([`crate::starts`]) instead of the start position, with no opening.
 //! Bootstrap games (`selfplay.bootstrap_nodes`, generation 0 only): recorded sparring games, the engine on
 //! `bootstrap_side` (both sides by default), a share of its moves (`bootstrap_random_moves`) played at random
 //! and not recorded.
 //!
 //! Determinism: worker `w` of `K` plays games `w, w + K, w + 2K, ...`; each game draws its randomness (full or
-//! cheap search, noise, Gumbel samples, temperature, resignation checks, whether it spars and the engine's side, its opening)
+//! cheap search, noise, Gumbel samples, temperature, resignation checks, whether it spars and the engine's side, its lead
+//! start or opening)
 //! from its own generator seeded by the run seed and its index, a sparring engine's tie-breaks from another such
 //! generator, and the evaluator's (a rollout's) from a per-worker seed. The sink sees the games in
 //! index order, so a run is reproducible for a given seed and worker count.
@@ -149,6 +152,8 @@ pub struct Worker<'a, G: Encoding + Heuristic, E> {
     legal: ActionList,
     /// The start's balance score (`opening_share`), judged once.
     opening_reference: Option<f32>,
+    /// The positions a share of games begin from (`lead_start_share`).
+    starts: &'a [G],
 }
 
 impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
@@ -163,7 +168,14 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
             path: Vec::new(),
             legal: ActionList::new(),
             opening_reference: None,
+            starts: &[],
         }
+    }
+
+    /// The positions a share of games (`lead_start_share`) begin from instead of the start position.
+    pub fn with_starts(mut self, starts: &'a [G]) -> Self {
+        self.starts = starts;
+        self
     }
 
     /// Batch statistics (simulations, evaluations, batches, largest tree) of everything this worker ran.
@@ -179,8 +191,12 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
     fn new_slot(&mut self, index: usize) -> Result<Slot<G>, SelfPlayError> {
         let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(self.config.seed, index as u64));
         let sparring = self.draw_sparring(index, &mut rng);
-        let opening = self.draw_opening(index, &mut rng);
-        let game = G::start(&self.rules);
+        let lead_start = self.draw_lead_start(&mut rng);
+        let opening = match lead_start {
+            Some(_) => Vec::new(),
+            None => self.draw_opening(index, &mut rng),
+        };
+        let game = lead_start.unwrap_or_else(|| G::start(&self.rules));
         let mut slot = Slot {
             index,
             recorder: GameRecorder::new(format!("{}-{index}", self.config.seed), &game),
@@ -223,6 +239,16 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
             side,
             engine: AlphaBeta::new(limit, engine_rng),
         })
+    }
+
+    /// The position a game begins from in a share of games (`lead_start_share`), drawn from the game's own
+    /// generator; nothing is drawn when the share is 0 or the job has no starts.
+    fn draw_lead_start(&self, rng: &mut ChaCha8Rng) -> Option<G> {
+        let share = self.config.lead_start_share;
+        if share <= 0.0 || self.starts.is_empty() || rng.random::<f32>() >= share {
+            return None;
+        }
+        Some(self.starts[rng.random_range(0..self.starts.len())].clone())
     }
 
     /// The opening game `index` plays before its first search: none, or in a share of games (`opening_share`) a
@@ -567,11 +593,13 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
 }
 
 /// Runs `games` games on `config.workers` threads, each with the evaluator `make_evaluator(worker)` builds in
-/// its own thread (with one intra-op torch thread), and writes them to `sink` in game order. Returns the
-/// summary of the finished games plus the workers' search counters.
+/// its own thread (with one intra-op torch thread), and writes them to `sink` in game order; a share of them
+/// (`lead_start_share`) begin at one of `starts`. Returns the summary of the finished games plus the workers'
+/// search counters.
 pub fn run_selfplay<G, E, F>(
     config: &SelfPlayConfig,
     rules: &G::Rules,
+    starts: &[G],
     games: usize,
     make_evaluator: F,
     sink: &mut dyn GameSink,
@@ -600,7 +628,7 @@ where
                         return SelfPlayStats::default();
                     }
                 };
-                let mut worker = Worker::<G, E>::new(config, rules, evaluator, Some(progress));
+                let mut worker = Worker::<G, E>::new(config, rules, evaluator, Some(progress)).with_starts(starts);
                 let result = worker.play(
                     (w..games).step_by(workers),
                     |game| sender.send(Ok(game)).is_ok(),

@@ -119,6 +119,7 @@ fn play_with<G: Encoding + Heuristic>(
     let stats = run_selfplay::<G, _, _>(
         config,
         rules,
+        &[],
         games,
         |w| Ok(RolloutEvaluator::new(w as u64 + seed_offset, playout_actions)),
         &mut sink,
@@ -134,6 +135,7 @@ fn play_uniform<G: Encoding + Heuristic>(config: &SelfPlayConfig, rules: &G::Rul
     run_selfplay::<G, _, _>(
         config,
         rules,
+        &[],
         games,
         |_| Ok(UniformEvaluator),
         &mut sink,
