@@ -284,12 +284,7 @@ impl RunDir {
         let prefix = shard_prefix(generation);
         let dir = self.data_dir();
         let set = ShardSet::scan(&dir).with_context(|| format!("reading {}", dir.display()))?;
-        // A positions file without its games file (never written so) is left out, as a games file alone is.
-        let shards: Vec<&zero_data::ShardEntry> = set
-            .shards()
-            .iter()
-            .filter(|s| s.name.starts_with(&prefix) && s.games_path.exists())
-            .collect();
+        let shards = generation_shards(&set, generation);
         let mut counted = self.counted.lock().unwrap_or_else(|e| e.into_inner());
         counted.retain(|name, _| name.starts_with(&prefix));
         let (known, new): (Vec<_>, Vec<_>) = shards.into_iter().partition(|s| {
@@ -310,6 +305,16 @@ impl RunDir {
         }
         Ok(total)
     }
+}
+
+/// The complete shards of generation `generation` in `set`: a positions file without its games file (never
+/// written so) is left out, as a games file alone is.
+fn generation_shards(set: &ShardSet, generation: u32) -> Vec<&zero_data::ShardEntry> {
+    let prefix = shard_prefix(generation);
+    set.shards()
+        .iter()
+        .filter(|s| s.name.starts_with(&prefix) && s.games_path.exists())
+        .collect()
 }
 
 /// What one shard holds.
@@ -436,12 +441,7 @@ pub fn lead_starts_for<G: Game>(run_dir: &Path, rules: &G::Rules, share: f32, ge
 pub fn lead_starts<G: Game>(run_dir: &Path, rules: &G::Rules, generation: u32) -> Result<Vec<G>> {
     let dir = run_dir.join("data");
     let set = ShardSet::scan(&dir).with_context(|| format!("reading {}", dir.display()))?;
-    let prefix = shard_prefix(generation);
-    let mut shards: Vec<_> = set
-        .shards()
-        .iter()
-        .filter(|s| s.name.starts_with(&prefix) && s.games_path.exists())
-        .collect();
+    let mut shards = generation_shards(&set, generation);
     shards.sort_by(|a, b| a.name.cmp(&b.name));
     let mut records = Vec::new();
     for shard in shards {

@@ -45,6 +45,7 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
     let mut pulse = Pulse::start(run_dir, &host, instance);
     // Kept across rounds: a run driven from another machine is known stopped once its beat has stood still.
     let mut lease = LeaseWatch::new(run_dir);
+    let mut lead_starts = StartsOfGeneration::default();
     for round in 0u64.. {
         let mut state = RunDir::read_state(run_dir)?;
         if !lease.driven() && state.generation < config.run.generations {
@@ -79,7 +80,7 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
             1.0
         };
         sp.seed = zero_selfplay::derive_seed(options.seed.unwrap_or(sp.seed) ^ instance, round);
-        let starts = crate::dir::lead_starts_for::<G>(run_dir, &rules, sp.lead_start_share, generation)?;
+        let starts = lead_starts.of(run_dir, &rules, sp.lead_start_share, generation)?;
         let job = PlayJob {
             config: &sp,
             model: &model,
@@ -94,7 +95,7 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
             games_per_shard: 1,
             run: &run_name,
         };
-        let (stats, secs) = play_games::<G>(&rules, job, &starts)?;
+        let (stats, secs) = play_games::<G>(&rules, job, starts)?;
         pulse.played(generation, stats.games, stats.positions);
         crate::log::say(format!(
             "zero selfplay: {} games of generation {generation} with network {network} into {} ({:.0} positions/s)",
@@ -104,6 +105,34 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
         ));
     }
     Ok(())
+}
+
+/// The lead starts of the generation this follower plays, read once per generation rather than before every
+/// batch: the previous generation's shards are all written by then but a straggling follower's, and a cluster of followers would otherwise read
+/// them all again every few games.
+struct StartsOfGeneration<G> {
+    generation: Option<u32>,
+    starts: Vec<G>,
+}
+
+impl<G> Default for StartsOfGeneration<G> {
+    fn default() -> Self {
+        Self {
+            generation: None,
+            starts: Vec::new(),
+        }
+    }
+}
+
+impl<G: Registered> StartsOfGeneration<G> {
+    /// Generation `generation`'s lead starts ([`crate::dir::lead_starts_for`]), read when it changes.
+    fn of(&mut self, run_dir: &Path, rules: &G::Rules, share: f32, generation: u32) -> Result<&[G]> {
+        if self.generation != Some(generation) {
+            self.starts = crate::dir::lead_starts_for::<G>(run_dir, rules, share, generation)?;
+            self.generation = Some(generation);
+        }
+        Ok(&self.starts)
+    }
 }
 
 /// This follower's heartbeat (`followers/ID.json`, docs/cluster.md), written at start, after each batch and when
