@@ -1,7 +1,7 @@
 //! [`Heuristic`]: a game's static judgement of a position, for the arena's `greedy` and `alphabeta`
 //! baselines. Each game writes its own in `src/<game>/eval.rs` (`docs/arena.md` lists them).
 
-use crate::{Game, Side};
+use crate::{ActionList, Game, Side};
 
 /// A quick static judgement, game knowledge only, no search.
 pub trait Heuristic: Game {
@@ -9,6 +9,14 @@ pub trait Heuristic: Game {
     /// nothing: greedy then plays at random and alpha-beta sees only wins and losses.
     fn heuristic(&self) -> f32 {
         0.0
+    }
+
+    /// Appends to `out` the actions of the side to move that take material at once, for the search's quiescence
+    /// judge (`zero_search::minimax`), which plays them out before it trusts [`Heuristic::heuristic`]. The
+    /// default, none, leaves that judge the one-ply heuristic. The `greedy` and `alphabeta` baselines do not
+    /// read it.
+    fn captures(&self, out: &mut ActionList) {
+        let _ = out;
     }
 }
 

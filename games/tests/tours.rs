@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use zero_games::checks::{CheckRng, check_position, random_playout};
 use zero_games::tours::{Tours, ToursRules};
-use zero_games::{ActionList, BenchPositions, EndReason, Game, NotationError, Outcome, Side, perft};
+use zero_games::{ActionList, BenchPositions, EndReason, Game, Heuristic, NotationError, Outcome, Side, perft};
 
 fn rules(variant: Option<&str>, options: &[&str]) -> ToursRules {
     let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
@@ -381,4 +381,53 @@ fn the_score_is_the_pawn_difference_over_fifteen_for_the_side_to_move() {
     // A capture changes the count by one for the capturer.
     let g = after(game("w a1:www d1:bb h8:b"), &["Ca1:e"]);
     assert_eq!((g.to_move(), g.score()), (Side::Second, -1.0 / 15.0));
+}
+
+/// `Heuristic::captures` lists exactly the legal actions after which the other side has a pawn fewer (none at the
+/// start of a compound turn, whose capture is its second action); returns how many it listed.
+fn captures_match_the_pawns_taken(g: &Tours) -> Result<usize, String> {
+    let mut listed = ActionList::new();
+    g.captures(&mut listed);
+    let mut legal = ActionList::new();
+    g.legal_actions(&mut legal);
+    let enemy = g.to_move().other();
+    let takes = |&a: &zero_games::Action| {
+        let mut next = g.clone();
+        next.apply_action(a);
+        next.pawns(enemy) < g.pawns(enemy)
+    };
+    let mut expected: Vec<_> = legal.iter().copied().filter(takes).collect();
+    if g.rules().compound && g.pending_collapse().is_none() {
+        expected.clear();
+    }
+    let mut got = listed.as_slice().to_vec();
+    got.sort_unstable();
+    expected.sort_unstable();
+    if got != expected {
+        return Err(format!(
+            "{}: captures {got:?}, the legal actions that take {expected:?}",
+            g.position()
+        ));
+    }
+    Ok(got.len())
+}
+
+#[test]
+fn captures_are_the_actions_that_take_a_pawn() {
+    for (variant, seed) in [(None, 3000), (Some("compound"), 4000)] {
+        let rules = rules(variant, &["no-capture-plies=40", "max-plies=200"]);
+        let mut listed = 0;
+        for i in 0..40 {
+            let mut rng = CheckRng::new(seed + i);
+            random_playout(Tours::start(&rules), &mut rng, 1000, |g| {
+                listed += captures_match_the_pawns_taken(g)?;
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{variant:?}: {e}"));
+        }
+        assert!(
+            listed > 100,
+            "{variant:?}: only {listed} captures listed in 40 playouts"
+        );
+    }
 }

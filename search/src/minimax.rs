@@ -8,24 +8,67 @@
 //! looked deeper it overrules the heuristic of the position itself; the mean keeps what the network knows.
 //!
 //! How: when a leaf is expanded, every child is judged at once (one move played and judged, the game's result
-//! where the move ends it), and the leaf's minimax becomes the best of them; the change is then carried up the
-//! path, each node taking the best of its children, until a node's value does not change. A node's `minimax`
-//! is from the view of its parent's side to move, as its `value_sum` is, so selection reads both alike.
+//! where the move ends it, the captures then pending played out first: [`heuristic_judge`]), and the leaf's
+//! minimax becomes the best of them; the change is then carried up the path, each node taking the best of its
+//! children, until a node's value does not change. A node's `minimax` is from the view of its parent's side to
+//! move, as its `value_sum` is, so selection reads both alike.
 //!
 //! [`SearchConfig::minimax_weight`]: crate::SearchConfig::minimax_weight
 
 use crate::tree::{NodeId, Tree};
-use zero_games::heuristic::value_after;
-use zero_games::{Game, Heuristic, Side};
+use zero_games::{ActionList, Game, Heuristic, Side};
 
 /// A static judgement of a position reached by a move of `mover`, from the mover's view, in [-1, 1].
 pub type StaticJudge<G> = fn(&G, Side) -> f32;
 
+/// Plies of captures the judge plays out before it trusts the heuristic.
+pub const QUIESCENCE_PLIES: u32 = 4;
+
 /// The static judge of a game with a [`Heuristic`]: a finished game's result (1 a win, 0 a draw, -1 a loss),
-/// else the heuristic from the mover's view: the greedy baseline's one-ply judgement ([`value_after`]), a win
-/// scored as one rather than above every heuristic value, so that the judge stays on the values' scale.
+/// else the heuristic from the mover's view once the captures pending in the position are played out (a
+/// quiescence search over [`Heuristic::captures`], [`QUIESCENCE_PLIES`] deep, where the side to move may also
+/// decline to capture). A game that names no captures is judged by the greedy baseline's one-ply judgement
+/// ([`value_after`](zero_games::heuristic::value_after)), a win scored as one rather than above every heuristic
+/// value, so that the judge stays on the values' scale.
+///
+/// Why the captures: a move that leaves a pawn to be taken looks as good as any other to the heuristic of the
+/// position it makes, and a young network's search that trusts it walks into the losses alpha-beta sees.
 pub fn heuristic_judge<G: Heuristic>(position: &G, mover: Side) -> f32 {
-    value_after(position, mover).clamp(-1.0, 1.0)
+    let value = settled_value(position, -1.0, 1.0, QUIESCENCE_PLIES);
+    if position.to_move() == mover { value } else { -value }
+}
+
+/// The value of `position` from its side to move's view, in [-1, 1]: the better of its heuristic (declining
+/// every capture) and each capture's settled value, searched with the window (`alpha`, `beta`).
+fn settled_value<G: Heuristic>(position: &G, mut alpha: f32, beta: f32, plies_left: u32) -> f32 {
+    let me = position.to_move();
+    if let Some(outcome) = position.outcome() {
+        return outcome.value_for(me);
+    }
+    let mut best = position.heuristic().clamp(-1.0, 1.0);
+    if plies_left == 0 || best >= beta {
+        return best;
+    }
+    alpha = alpha.max(best);
+    let mut captures = ActionList::new();
+    position.captures(&mut captures);
+    for &action in captures.iter() {
+        let mut next = position.clone();
+        next.apply_action(action);
+        let value = if next.to_move() == me {
+            settled_value(&next, alpha, beta, plies_left - 1)
+        } else {
+            -settled_value(&next, -beta, -alpha, plies_left - 1)
+        };
+        if value > best {
+            best = value;
+            alpha = alpha.max(value);
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    best
 }
 
 /// A child's value for choosing among children: its mean value `q` (from the parent mover's view) blended with

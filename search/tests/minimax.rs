@@ -5,13 +5,15 @@
 mod common;
 
 use common::{first_action, position};
+use rand::RngExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
+use zero_games::heuristic::value_after;
 use zero_games::tours::Tours;
-use zero_games::{Game, Heuristic};
-use zero_search::minimax::heuristic_judge;
+use zero_games::{ActionList, Game, Heuristic};
+use zero_search::minimax::{QUIESCENCE_PLIES, heuristic_judge};
 use zero_search::{
     GameSearch, NodeId, NodeState, RolloutEvaluator, RootSearch, SearchConfig, SearchResult, Tree, UniformEvaluator,
     search_blocking,
@@ -167,4 +169,90 @@ fn the_gumbel_roots_move_and_target_follow_the_minimax() {
     let (_, flat, _, _) = gumbel_search(0.0);
     let spread = flat.iter().fold(0.0f32, |m, &p| m.max(p)) - flat.iter().fold(1.0f32, |m, &p| m.min(p));
     assert!(spread < 1e-6, "target without the weight {flat:?}");
+}
+
+/// The settled value of `game` from its side to move's view, by the plain negamax of its heuristic and every
+/// capture, `plies` deep, without the judge's pruning.
+fn reference_settled<G: Heuristic>(game: &G, plies: u32) -> f32 {
+    if let Some(outcome) = game.outcome() {
+        return outcome.value_for(game.to_move());
+    }
+    let mut best = game.heuristic().clamp(-1.0, 1.0);
+    if plies == 0 {
+        return best;
+    }
+    let mut captures = ActionList::new();
+    game.captures(&mut captures);
+    for &action in captures.iter() {
+        let mut next = game.clone();
+        next.apply_action(action);
+        let value = reference_settled(&next, plies - 1);
+        best = best.max(if next.to_move() == game.to_move() {
+            value
+        } else {
+            -value
+        });
+    }
+    best
+}
+
+/// Judges every child of every position of `games` random playouts, checks each judgement against the
+/// reference and the one-ply judgement, and returns how many children were judged and how many of them the
+/// captures changed.
+fn judge_playouts<G: Heuristic>(start: G, games: u64) -> (usize, usize) {
+    let (mut judged, mut changed) = (0, 0);
+    let mut actions = ActionList::new();
+    for seed in 0..games {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut game = start.clone();
+        for _ in 0..150 {
+            if game.outcome().is_some() {
+                break;
+            }
+            game.legal_actions(&mut actions);
+            let mover = game.to_move();
+            for &action in actions.iter() {
+                let mut child = game.clone();
+                child.apply_action(action);
+                let judgement = heuristic_judge(&child, mover);
+                let settled = reference_settled(&child, QUIESCENCE_PLIES);
+                let reference = if child.to_move() == mover { settled } else { -settled };
+                let one_ply = value_after(&child, mover).clamp(-1.0, 1.0);
+                assert_eq!(judgement, reference, "{}: {}", G::NAME, child.position());
+                if child.to_move() != mover {
+                    // The side to move may decline every capture, so taking them can only worsen the mover's lot.
+                    assert!(
+                        judgement <= one_ply,
+                        "{}: {judgement} above {one_ply}",
+                        child.position()
+                    );
+                }
+                judged += 1;
+                changed += usize::from(judgement != one_ply);
+            }
+            let action = actions[rng.random_range(0..actions.len())];
+            game.apply_action(action);
+        }
+    }
+    (judged, changed)
+}
+
+#[test]
+fn the_judge_plays_out_the_pending_captures() {
+    for variant in [None, Some("compound")] {
+        let (judged, changed) = judge_playouts(Tours::start(&Tours::parse_rules(variant, &[]).unwrap()), 6);
+        assert!(
+            changed * 10 > judged,
+            "{variant:?}: captures changed {changed} of {judged} judgements"
+        );
+    }
+}
+
+#[test]
+fn a_game_that_names_no_captures_is_judged_one_ply_deep() {
+    let (judged, changed) = judge_playouts(BaghChal::start(&BaghChal::parse_rules(None, &[]).unwrap()), 3);
+    assert!(
+        judged > 1000 && changed == 0,
+        "{changed} of {judged} judgements differ from one ply"
+    );
 }

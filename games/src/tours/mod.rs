@@ -216,6 +216,19 @@ impl Tours {
         true
     }
 
+    /// The square a collapse of the stack on `square` along `dir` would capture on, if it is on the board: the
+    /// one just past the stack's last pawn.
+    fn collapse_target(&self, square: u8, dir: u8) -> Option<u8> {
+        let mut at = square;
+        for _ in 0..self.height[square as usize] {
+            at = NEXT[at as usize][dir as usize];
+            if at == NONE {
+                return None;
+            }
+        }
+        Some(at)
+    }
+
     /// Calls `emit(base, dir, len)` for every FORM of the side to move.
     #[inline]
     fn for_each_form(&self, mut emit: impl FnMut(u8, usize, u8)) {
@@ -625,6 +638,28 @@ impl Encoding for Tours {
 impl Heuristic for Tours {
     fn heuristic(&self) -> f32 {
         eval::heuristic(self)
+    }
+
+    /// The COLLAPSEs whose last pawn would land on an enemy stack (a FORM never captures). Mid-turn in the
+    /// compound variant, the pending tower's; at the start of a compound turn, none (a turn's capture is its
+    /// second action).
+    fn captures(&self, out: &mut ActionList) {
+        if self.draw.is_some() {
+            return;
+        }
+        let enemy = self.occupied[1 - self.side.index()];
+        let mut emit = |square: u8, dir: u8| {
+            if self.collapse_target(square, dir).is_some_and(|t| enemy >> t & 1 != 0) {
+                out.push(Self::collapse_action(square, dir));
+            }
+        };
+        match self.pending {
+            Some((square, back)) => (0..8)
+                .filter(|&dir| dir != back && self.collapse_ok(square, dir as usize, self.height[square as usize]))
+                .for_each(|dir| emit(square, dir)),
+            None if self.rules.compound => {}
+            None => self.for_each_collapse(emit),
+        }
     }
 }
 
