@@ -254,12 +254,8 @@ impl Tours {
     /// Calls `emit` with every legal move, ignoring a draw already reached (callers check it).
     #[inline]
     fn for_each_move(&self, mut emit: impl FnMut(ToursMove)) {
-        if let Some((square, back)) = self.pending {
-            for dir in 0..8 {
-                if dir != back as usize && self.collapse_ok(square, dir, self.height[square as usize]) {
-                    emit(ToursMove::Collapse { square, dir: dir as u8 });
-                }
-            }
+        if self.pending.is_some() {
+            self.for_each_pending_collapse(|square, dir| emit(ToursMove::Collapse { square, dir }));
             return;
         }
         if self.rules.compound {
@@ -285,6 +281,19 @@ impl Tours {
             })
         });
         self.for_each_collapse(|square, dir| emit(ToursMove::Collapse { square, dir }));
+    }
+
+    /// Calls `emit(square, dir)` for every COLLAPSE that completes the pending compound turn (none without one):
+    /// the tower just formed, along any direction but the one it was formed along.
+    #[inline]
+    fn for_each_pending_collapse(&self, mut emit: impl FnMut(u8, u8)) {
+        if let Some((square, back)) = self.pending {
+            for dir in 0..8 {
+                if dir != back as usize && self.collapse_ok(square, dir, self.height[square as usize]) {
+                    emit(square, dir as u8);
+                }
+            }
+        }
     }
 
     /// Calls `emit(square, dir)` for every COLLAPSE of a standing stack of the side to move.
@@ -648,17 +657,15 @@ impl Heuristic for Tours {
             return;
         }
         let enemy = self.occupied[1 - self.side.index()];
-        let mut emit = |square: u8, dir: u8| {
+        let emit = |square: u8, dir: u8| {
             if self.collapse_target(square, dir).is_some_and(|t| enemy >> t & 1 != 0) {
                 out.push(Self::collapse_action(square, dir));
             }
         };
-        match self.pending {
-            Some((square, back)) => (0..8)
-                .filter(|&dir| dir != back && self.collapse_ok(square, dir as usize, self.height[square as usize]))
-                .for_each(|dir| emit(square, dir)),
-            None if self.rules.compound => {}
-            None => self.for_each_collapse(emit),
+        if self.pending.is_some() {
+            self.for_each_pending_collapse(emit);
+        } else if !self.rules.compound {
+            self.for_each_collapse(emit);
         }
     }
 }
