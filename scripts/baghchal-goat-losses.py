@@ -3,7 +3,8 @@
 the goats' games of the player and of the opponent, how many lost, how many gave a goat away early (a capture
 before a given ply, the opening's plies counted), and how often each kind was lost.
 
-    python3 scripts/baghchal-goat-losses.py --opponent alphabeta:ms=100 [--before 10] [--lines] GAMES.jsonl [...]
+    python3 scripts/baghchal-goat-losses.py --opponent alphabeta:ms=100 [--before 10] [--lines] [--by-opening]
+        GAMES.jsonl [...]
     ~/.cache/zero/torch-2.13.0/venv/bin/python scripts/baghchal-goat-losses.py RUN/data/gNNNN-*.games.parquet
 
 In every record one side is OPPONENT (its name in the records); the other is the player, whatever its name, so
@@ -15,6 +16,9 @@ question of one player's lost games: was each capture avoidable at the goat move
 `--lines` also lists the player's early captures: each line from the start to the first capture, with how many
 games reached it and how many of them the player's goats lost. The player's tigers are tallied too, their losses
 by length: a trap sprung at the same ply of the placement phase (the ply-37 trap) shows as one length.
+`--by-opening` counts the player's goat games of evaluation records by the book's opening they began from: a
+match of `zero eval --openings BOOK --games N` plays the same openings whatever its `--seed`, so matches on
+several seeds meet each opening again, and an opening lost in most of them is one the player does not hold.
 """
 import argparse
 import collections
@@ -23,12 +27,13 @@ import json
 
 def goat_game(record, opponent, before):
     """(whose goats: "player" or "opponent", the winner: "first", "second" or None, the line up to a goat taken
-    before ply `before` or None, the game's plies) of one eval record."""
+    before ply `before` or None, the game's plies, its opening as (book index, moves)) of one eval record."""
     if opponent not in (record["first"], record["second"]):
         raise ValueError(f"neither side is {opponent!r}")
     goats = "opponent" if record["first"] == opponent else "player"
     moves = list(record["opening"]) + list(record["moves"])
-    return goats, record["winner"], early_line(moves, before), len(moves)
+    opening = (record["opening_index"], " ".join(record["opening"]))
+    return goats, record["winner"], early_line(moves, before), len(moves), opening
 
 
 def early_line(moves, before):
@@ -61,7 +66,7 @@ def selfplay_games(path, before):
     for row in rows:
         if row["game"] == "baghchal":
             winner = {0: "first", 1: "second"}.get(row["winner"])
-            yield "self-play", winner, early_line(row["moves"], before), len(row["moves"])
+            yield "self-play", winner, early_line(row["moves"], before), len(row["moves"]), None
 
 
 def main():
@@ -69,18 +74,25 @@ def main():
     parser.add_argument("--opponent", help="the opponent's name in evaluation records")
     parser.add_argument("--before", type=int, default=10, help="an early capture is one before this ply")
     parser.add_argument("--lines", action="store_true", help="list the player's early captures, line by line")
+    parser.add_argument("--by-opening", action="store_true",
+                        help="count the player's goat games and losses by the book opening they began from")
     parser.add_argument("games", nargs="+")
     args = parser.parse_args()
     tally = collections.Counter()
     line_games, line_lost = collections.Counter(), collections.Counter()  # the player's early captures, by line
     tiger_losses = collections.Counter()  # the player's tiger games lost, by their length in plies
+    by_opening = {}  # the player's goat games of eval records: (book index, moves) -> [games, lost]
     for path in args.games:
         if path.endswith(".parquet"):
             games = selfplay_games(path, args.before)
         else:
             games = eval_games(path, args.opponent, args.before)
-        for goats, winner, line, plies in games:
+        for goats, winner, line, plies, opening in games:
             lost, early = winner == "second", line is not None
+            if goats == "player":
+                counts = by_opening.setdefault(opening, [0, 0])
+                counts[0] += 1
+                counts[1] += lost
             if goats == "opponent":  # the player's tigers
                 tally[("tigers", "games")] += 1
                 if winner == "first":
@@ -106,9 +118,25 @@ def main():
         lengths = ", ".join(f"{n} at {plies} plies" for plies, n in tiger_losses.most_common(3))
         print(f"player's tigers: {tally[('tigers', 'games')]} games, lost {sum(tiger_losses.values())}"
               + (f"; the commonest lengths of those losses: {lengths}" if lengths else ""))
+    if args.by_opening:
+        print_by_opening(by_opening)
     if args.lines:
         for n, line in sorted(((n, line) for line, n in line_games.items()), reverse=True):
             print(f"  {n} games, {line_lost[line]} lost: {line}")
+
+
+def print_by_opening(by_opening):
+    """How many openings the player's goats lost how many times, then each opening lost at least once."""
+    openings = {key: counts for key, counts in by_opening.items() if key is not None}
+    if not openings:
+        print("by opening: no evaluation record among the files")
+        return
+    spread = collections.Counter((lost, games) for games, lost in openings.values())
+    print(f"by opening: the player's goats began from {len(openings)} openings; "
+          + ", ".join(f"{n} lost in {lost} of {games}" for (lost, games), n in sorted(spread.items())))
+    for (index, moves), (games, lost) in sorted(openings.items(), key=lambda item: (-item[1][1], item[0][0])):
+        if lost:
+            print(f"  opening {index} ({moves}): lost {lost} of {games}")
 
 
 if __name__ == "__main__":

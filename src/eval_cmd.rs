@@ -36,13 +36,17 @@ pub struct EvalArgs {
     /// Openings to generate when no book is given.
     #[arg(long, default_value_t = 64)]
     pub opening_count: usize,
+    /// The book's opening (counted from 0) the first pair of games begins from; each later pair takes the next,
+    /// cycling. Separate matches on one book cover different openings this way: `--seed` does not change which.
+    #[arg(long, default_value_t = 0)]
+    pub first_opening: usize,
     /// Write the standings as JSON here.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Write every game as JSONL here.
     #[arg(long)]
     pub games_out: Option<PathBuf>,
-    /// Seed of the openings and of every player's random choices.
+    /// Seed of the generated openings (without --openings) and of every player's random choices.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// A named variant or preset of the rules.
@@ -74,9 +78,17 @@ fn eval<G: Registered>(args: EvalArgs) -> Result<()> {
     if let Some(path) = &args.save_openings {
         book.save(path)?;
     }
+    if args.first_opening >= book.openings.len() {
+        bail!(
+            "--first-opening {}: the book has {} openings, numbered from 0",
+            args.first_opening,
+            book.openings.len()
+        );
+    }
     let options = MatchOptions {
         games_per_pair: args.games,
         seed: args.seed,
+        first_opening: args.first_opening,
         timed_games_at_once: args.timed_games_at_once as usize,
         ..MatchOptions::default()
     };
@@ -88,10 +100,10 @@ fn eval<G: Registered>(args: EvalArgs) -> Result<()> {
         println!("{}", pair.describe());
     }
     println!(
-        "{} games in {:.1} s, {} openings",
+        "{} games in {:.1} s, {}",
         records.len(),
         started.elapsed().as_secs_f64(),
-        book.openings.len()
+        openings_played(&records, book.openings.len())
     );
     if let Some(path) = &args.out {
         let json = serde_json::json!({
@@ -99,6 +111,7 @@ fn eval<G: Registered>(args: EvalArgs) -> Result<()> {
             "rules": G::describe_rules(&rules),
             "players": args.players,
             "games_per_pair": options.games_per_pair,
+            "first_opening": options.first_opening,
             "seed": args.seed,
             "standings": standings,
             "by_side": by_side,
@@ -110,6 +123,18 @@ fn eval<G: Registered>(args: EvalArgs) -> Result<()> {
         zero_arena::records::write_jsonl(path, &records)?;
     }
     Ok(())
+}
+
+/// Which of the book's openings the games began from: `from openings 10-59 of 64`, or a count where they do not
+/// form one run (a round robin's pairs, or a match that cycled past the book's end).
+fn openings_played(records: &[MatchRecord], book_len: usize) -> String {
+    let indices: std::collections::BTreeSet<usize> = records.iter().map(|r| r.opening_index).collect();
+    match (indices.first(), indices.last()) {
+        (Some(&first), Some(&last)) if last - first + 1 == indices.len() => {
+            format!("from openings {first}-{last} of {book_len}")
+        }
+        _ => format!("from {} of the book's {book_len} openings", indices.len()),
+    }
 }
 
 /// The round robin, with a bar of games played (timed lines off a terminal) whose message is the first

@@ -79,6 +79,38 @@ fn a_wrong_path_is_an_error_and_an_error_names_each_cause_once() {
 }
 
 #[test]
+fn eval_plays_the_book_from_first_opening_cycling_and_names_the_openings_it_played() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games.jsonl");
+    let eval = |first: &str| {
+        let fixed = "eval --game baghchal --player random --player greedy --games 6 --opening-count 10 --seed 3";
+        let mut args: Vec<&str> = fixed.split(' ').collect();
+        args.extend(["--first-opening", first, "--games-out", games.to_str().unwrap()]);
+        zero(&args)
+    };
+    let opening_of = |line: &str| {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        record["opening_index"].as_u64().unwrap()
+    };
+    let out = eval("8");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&games).unwrap();
+    let mut indices: Vec<u64> = text.lines().map(opening_of).collect();
+    indices.sort();
+    // Each opening twice, the colours swapped, and past the book's end back to its start.
+    assert_eq!(indices, [0, 0, 8, 8, 9, 9]);
+    let summary = stdout(&out);
+    assert!(summary.contains("6 games in "), "{summary}");
+    assert!(summary.contains("from 3 of the book's 10 openings"), "{summary}");
+    let summary = stdout(&eval("2"));
+    assert!(summary.contains("from openings 2-4 of 10"), "{summary}");
+    let out = eval("10");
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("--first-opening 10: the book has 10 openings"), "{err}");
+}
+
+#[test]
 fn actions_lists_every_policy_index_with_the_move_it_stands_for() {
     for (game, space) in [
         ("bashni", 896),

@@ -24,7 +24,7 @@ use zero_games::Registered;
 pub struct MatchOptions {
     /// Games between each pair of entrants; rounded up to an even number so that colours pair.
     pub games_per_pair: usize,
-    /// Fixes every random choice of every player (and which openings each pair starts from).
+    /// Fixes every random choice of every player; which openings are played is `first_opening`'s.
     pub seed: u64,
     /// A game the rules have not ended after this many plies is a draw (`arena-ply-cap`); only matters when
     /// the rule set has no ply cap of its own.
