@@ -81,7 +81,7 @@ def main():
     tally = collections.Counter()
     line_games, line_lost = collections.Counter(), collections.Counter()  # the player's early captures, by line
     tiger_losses = collections.Counter()  # the player's tiger games lost, by their length in plies
-    by_opening = {}  # the player's goat games of eval records: (book index, moves) -> [games, lost]
+    opening_games, opening_lost = collections.Counter(), collections.Counter()  # the player's goats, by opening
     for path in args.games:
         if path.endswith(".parquet"):
             games = selfplay_games(path, args.before)
@@ -89,10 +89,9 @@ def main():
             games = eval_games(path, args.opponent, args.before)
         for goats, winner, line, plies, opening in games:
             lost, early = winner == "second", line is not None
-            if goats == "player":
-                counts = by_opening.setdefault(opening, [0, 0])
-                counts[0] += 1
-                counts[1] += lost
+            if goats == "player":  # only eval records have a player, and each has its (index, moves) opening
+                opening_games[opening] += 1
+                opening_lost[opening] += lost
             if goats == "opponent":  # the player's tigers
                 tally[("tigers", "games")] += 1
                 if winner == "first":
@@ -119,24 +118,24 @@ def main():
         print(f"player's tigers: {tally[('tigers', 'games')]} games, lost {sum(tiger_losses.values())}"
               + (f"; the commonest lengths of those losses: {lengths}" if lengths else ""))
     if args.by_opening:
-        print_by_opening(by_opening)
+        print_by_opening(opening_games, opening_lost)
     if args.lines:
         for n, line in sorted(((n, line) for line, n in line_games.items()), reverse=True):
             print(f"  {n} games, {line_lost[line]} lost: {line}")
 
 
-def print_by_opening(by_opening):
+def print_by_opening(opening_games, opening_lost):
     """How many openings the player's goats lost how many times, then each opening lost at least once."""
-    openings = {key: counts for key, counts in by_opening.items() if key is not None}
-    if not openings:
+    if not opening_games:
         print("by opening: no evaluation record among the files")
         return
-    spread = collections.Counter((lost, games) for games, lost in openings.values())
-    print(f"by opening: the player's goats began from {len(openings)} openings; "
+    spread = collections.Counter((opening_lost[key], games) for key, games in opening_games.items())
+    print(f"by opening: the player's goats began from {len(opening_games)} openings; "
           + ", ".join(f"{n} lost in {lost} of {games}" for (lost, games), n in sorted(spread.items())))
-    for (index, moves), (games, lost) in sorted(openings.items(), key=lambda item: (-item[1][1], item[0][0])):
-        if lost:
-            print(f"  opening {index} ({moves}): lost {lost} of {games}")
+    for key in sorted(opening_lost, key=lambda key: (-opening_lost[key], key[0])):
+        if opening_lost[key]:
+            index, moves = key
+            print(f"  opening {index} ({moves}): lost {opening_lost[key]} of {opening_games[key]}")
 
 
 if __name__ == "__main__":
