@@ -3,13 +3,14 @@
 //! swapped).
 //!
 //! An opening is a uniformly random number of plies in `min_plies..=max_plies` (2-6 by default), each a uniformly
-//! random legal move. It is kept only if it is **balanced** (`zero_search::balance`): the game is not over, and a
-//! depth-4 alpha-beta search with the game's heuristic scores it, from the first player's view, within
-//! [`BALANCE_LIMIT`] of the same search from the start position (so no side has already lost material, or left a
-//! piece to a capture or a fork, that it cannot get back). Self-play's random openings (`selfplay.opening_share`)
-//! are judged the same way. Duplicates (same position hash) are dropped. The book is generated
-//! once from a seed and stored as JSON (the move sequences in notation, with the game and rules they belong to),
-//! so that a match can be replayed exactly.
+//! random legal move. It is kept only if it is **balanced** (`zero_search::balance`): the game is not over, and an
+//! alpha-beta search of `Heuristic::BOOK_BALANCE_DEPTH` plies (4; 8 for Bagh Chal) with the game's heuristic scores
+//! it, from the first player's view, within [`BALANCE_LIMIT`] of the same search from the start position (so no
+//! side has already lost material, or left a piece to a capture, a fork or a slower threat, that it cannot get
+//! back). Self-play's random openings (`selfplay.opening_share`) are judged the same way, four plies deep in every
+//! game. Duplicates (same position hash) are dropped. The book is generated once from a seed and stored as JSON
+//! (the move sequences in notation, with the game and rules they belong to), so that a match can be replayed
+//! exactly.
 
 use crate::ArenaError;
 use crate::player::player_rng;
@@ -20,7 +21,7 @@ use std::path::Path;
 use zero_games::Heuristic;
 use zero_search::balance::{BalanceJudge, play_random_moves};
 
-pub use zero_search::balance::{BALANCE_DEPTH, BALANCE_LIMIT};
+pub use zero_search::balance::BALANCE_LIMIT;
 /// Random tries per opening wanted before giving up on finding more.
 const TRIES_PER_OPENING: usize = 50;
 
@@ -47,7 +48,7 @@ impl OpeningBook {
         max_plies: u32,
     ) -> OpeningBook {
         let mut rng = player_rng(seed, u64::MAX);
-        let mut judge = BalanceJudge::<G>::new(rules, player_rng(seed, u64::MAX - 1));
+        let mut judge = BalanceJudge::<G>::new(rules, G::BOOK_BALANCE_DEPTH, player_rng(seed, u64::MAX - 1));
         let mut seen = FxHashSet::default();
         let mut openings = Vec::new();
         let mut line = Vec::new();

@@ -4,8 +4,11 @@
 //! (`selfplay.opening_share`), so that the network trains on the kind of position its matches start from.
 //!
 //! The judge compares with the start rather than with 0 because a heuristic need not call the start even (Bagh
-//! Chal's counts the tigers' free steps), and looks four plies deep: two saw only a capture at once, and let
-//! through Bagh Chal openings that lose a goat to a fork.
+//! Chal's counts the tigers' free steps). How deep it looks is the caller's choice. Two plies saw only a capture
+//! at once, and let through Bagh Chal openings that lose a goat to a fork. A book, judged once, looks as deep as
+//! its game asks (`Heuristic::BOOK_BALANCE_DEPTH`: four, eight for Bagh Chal, whose slower threats four plies
+//! miss). Self-play, which judges an opening for every share of its games, looks [`SELFPLAY_BALANCE_DEPTH`]
+//! plies: a depth-8 judgement costs about 0.1 s of a core on Bagh Chal, fifty times a depth-4 one.
 
 use crate::alphabeta::{AlphaBeta, SearchLimit};
 use rand::{Rng, RngExt};
@@ -14,8 +17,8 @@ use zero_games::{Heuristic, Side};
 
 /// Largest difference (on the heuristic's [-1, 1] scale) between an opening's judged score and the start's.
 pub const BALANCE_LIMIT: f32 = 0.12;
-/// The depth of the judge's alpha-beta.
-pub const BALANCE_DEPTH: u32 = 4;
+/// The depth of the judge of self-play's openings (`selfplay.opening_share`).
+pub const SELFPLAY_BALANCE_DEPTH: u32 = 4;
 
 /// Judges positions against the start of one rule set.
 pub struct BalanceJudge<G: Heuristic> {
@@ -25,10 +28,11 @@ pub struct BalanceJudge<G: Heuristic> {
 }
 
 impl<G: Heuristic> BalanceJudge<G> {
-    /// A judge for games under `rules`; `rng` only breaks ties between equal moves, which scores do not see.
-    pub fn new(rules: &G::Rules, rng: ChaCha8Rng) -> Self {
+    /// A judge for games under `rules` that searches `depth` plies; `rng` only breaks ties between equal moves,
+    /// which scores do not see.
+    pub fn new(rules: &G::Rules, depth: u32, rng: ChaCha8Rng) -> Self {
         let mut judge = BalanceJudge {
-            judge: AlphaBeta::new(SearchLimit::depth(BALANCE_DEPTH), rng),
+            judge: AlphaBeta::new(SearchLimit::depth(depth), rng),
             reference: 0.0,
         };
         judge.reference = judge.first_view(&G::start(rules));
@@ -36,10 +40,11 @@ impl<G: Heuristic> BalanceJudge<G> {
     }
 
     /// A judge with the start's score already known ([`BalanceJudge::reference`] of an earlier judge of the same
-    /// rules). Its scores depend on nothing judged before it: the alpha-beta's table starts empty.
-    pub fn with_reference(reference: f32, rng: ChaCha8Rng) -> Self {
+    /// rules, searching as deep as this one will). Its scores depend on nothing judged before it: the alpha-beta's
+    /// table starts empty.
+    pub fn with_reference(reference: f32, depth: u32, rng: ChaCha8Rng) -> Self {
         BalanceJudge {
-            judge: AlphaBeta::new(SearchLimit::depth(BALANCE_DEPTH), rng),
+            judge: AlphaBeta::new(SearchLimit::depth(depth), rng),
             reference,
         }
     }
@@ -49,7 +54,7 @@ impl<G: Heuristic> BalanceJudge<G> {
         self.reference
     }
 
-    /// The depth-4 score of `game` (not over) from the first player's view.
+    /// The judge's score of `game` (not over) from the first player's view.
     fn first_view(&mut self, game: &G) -> f32 {
         let (_, info) = self.judge.search(game);
         match game.to_move() {

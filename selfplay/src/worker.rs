@@ -33,7 +33,7 @@ use std::sync::mpsc;
 use zero_data::{GameRecord, PositionRecord};
 use zero_games::{Action, ActionList, Encoding, EndReason, Heuristic, Outcome, Side};
 use zero_search::alphabeta::{AlphaBeta, SearchInfo, SearchLimit};
-use zero_search::balance::{BalanceJudge, play_random_moves};
+use zero_search::balance::{BalanceJudge, SELFPLAY_BALANCE_DEPTH, play_random_moves};
 use zero_search::minimax::heuristic_judge;
 use zero_search::puct::PuctParams;
 use zero_search::{EvalRequest, Evaluator, GameSearch, LeafStep, NodeId, SearchResult};
@@ -261,10 +261,10 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         }
         let start = G::start(&self.rules);
         let judge_rng = || ChaCha8Rng::seed_from_u64(derive_seed(c.seed, 1 << 42 | index as u64));
-        let reference = *self
-            .opening_reference
-            .get_or_insert_with(|| BalanceJudge::<G>::new(&self.rules, judge_rng()).reference());
-        let mut judge = BalanceJudge::with_reference(reference, judge_rng());
+        let reference = *self.opening_reference.get_or_insert_with(|| {
+            BalanceJudge::<G>::new(&self.rules, SELFPLAY_BALANCE_DEPTH, judge_rng()).reference()
+        });
+        let mut judge = BalanceJudge::with_reference(reference, SELFPLAY_BALANCE_DEPTH, judge_rng());
         let [fewest, most] = c.opening_plies;
         let mut line = Vec::new();
         for _ in 0..OPENING_TRIES {

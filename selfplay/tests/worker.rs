@@ -10,7 +10,7 @@ use zero_games::policy_index;
 use zero_games::tours::Tours;
 use zero_games::{Encoding, EndReason, Game, Heuristic, Side};
 use zero_search::alphabeta::{AlphaBeta, SearchLimit};
-use zero_search::balance::BalanceJudge;
+use zero_search::balance::{BalanceJudge, SELFPLAY_BALANCE_DEPTH};
 use zero_search::{RolloutEvaluator, RootSearch, SearchConfig, UniformEvaluator};
 use zero_selfplay::{MemorySink, Progress, SelfPlayConfig, SelfPlayStats, SparringSide, derive_seed, run_selfplay};
 
@@ -719,7 +719,8 @@ fn with_an_opening_share_games_start_from_balanced_random_openings_that_replay()
         ..small_config(RootSearch::Gumbel, 2)
     };
     let (_, sink) = play_with::<BaghChal>(&config, &rules, 6, 0, 100);
-    let reference = BalanceJudge::<BaghChal>::new(&rules, ChaCha8Rng::seed_from_u64(0)).reference();
+    let reference =
+        BalanceJudge::<BaghChal>::new(&rules, SELFPLAY_BALANCE_DEPTH, ChaCha8Rng::seed_from_u64(0)).reference();
     let mut openings = std::collections::BTreeSet::new();
     for (game, positions) in &sink.games {
         // A Bagh Chal move is one action, so the first recorded step is the opening's length in moves.
@@ -730,7 +731,7 @@ fn with_an_opening_share_games_start_from_balanced_random_openings_that_replay()
         for text in &game.moves[..plies] {
             state.play(&state.parse_move(text).unwrap());
         }
-        let mut judge = BalanceJudge::with_reference(reference, ChaCha8Rng::seed_from_u64(1));
+        let mut judge = BalanceJudge::with_reference(reference, SELFPLAY_BALANCE_DEPTH, ChaCha8Rng::seed_from_u64(1));
         let line = game.moves[..plies].join(" ");
         assert!(
             judge.is_balanced(&state),
