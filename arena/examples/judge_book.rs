@@ -1,7 +1,7 @@
-//! Scores every opening of a book with the arena's alpha-beta at several depths, from the first player's view, less
-//! the start's score at the same depth: how far from even a deeper judge than the book's finds each opening
-//! (`docs/experiments.md`, "The goats' lost openings were the ones a deeper judge rejects"). One line an opening:
-//! its index, its moves, then for each depth the difference and the move the search chose.
+//! Scores every opening of a book with the books' balance judge (`zero_search::balance`) at several depths: the
+//! judge's score less the start's, from the first player's view, each opening judged afresh. It shows how far from
+//! even a deeper judge than the book's finds each opening (`docs/experiments.md`, "The goats' lost openings were
+//! the ones a deeper judge rejects"). One line an opening: its index, its moves, then the difference at each depth.
 //!
 //! ```text
 //! cargo run --release -p zero-arena --example judge_book -- baghchal RUN/openings.json 4,6,8,10
@@ -12,8 +12,8 @@ use std::io::Write;
 use std::path::Path;
 use zero_arena::openings::OpeningBook;
 use zero_arena::player::player_rng;
-use zero_games::{Heuristic, Registered, Side, with_game};
-use zero_search::alphabeta::{AlphaBeta, SearchLimit};
+use zero_games::{Registered, with_game};
+use zero_search::balance::BalanceJudge;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -39,29 +39,20 @@ fn run(args: &[String]) -> Result<(), Box<dyn Error>> {
 fn judge<G: Registered>(book: &OpeningBook, depths: &[u32]) -> Result<(), Box<dyn Error>> {
     let rules = G::parse_rules(None, &[])?;
     book.validate::<G>(&rules)?;
-    let start = G::start(&rules);
-    let reference: Vec<f32> = depths.iter().map(|&d| first_view(&start, d).0).collect();
+    let reference: Vec<f32> = depths
+        .iter()
+        .map(|&depth| BalanceJudge::<G>::new(&rules, depth, player_rng(1, 7)).reference())
+        .collect();
     let mut out = std::io::stdout().lock();
     writeln!(out, "start {reference:?}")?;
     for (i, moves) in book.openings.iter().enumerate() {
         let game: G = book.position(&rules, i)?;
         let mut line = format!("{i:2} {:28}", moves.join(" "));
-        for (&depth, start_score) in depths.iter().zip(&reference) {
-            let (score, best) = first_view(&game, depth);
-            line += &format!(" d{depth} {:+.2} {best:8}", score - start_score);
+        for (&depth, &reference) in depths.iter().zip(&reference) {
+            let offset = BalanceJudge::with_reference(reference, depth, player_rng(1, 7)).offset(&game);
+            line += &format!(" d{depth} {offset:+.2}");
         }
         writeln!(out, "{line}")?;
     }
     Ok(())
-}
-
-/// A fresh depth-`depth` alpha-beta's score of `game` from the first player's view, and the move it chose.
-fn first_view<G: Heuristic>(game: &G, depth: u32) -> (f32, String) {
-    let mut search = AlphaBeta::<G>::new(SearchLimit::depth(depth), player_rng(1, 7));
-    let (best, info) = search.search(game);
-    let score = match game.to_move() {
-        Side::First => info.value(),
-        Side::Second => -info.value(),
-    };
-    (score, game.format_move(&best))
 }

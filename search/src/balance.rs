@@ -63,9 +63,15 @@ impl<G: Heuristic> BalanceJudge<G> {
         }
     }
 
+    /// The judge's score of `game` (not over) less the start's, from the first player's view: below 0 where the
+    /// first player stands worse than at the start.
+    pub fn offset(&mut self, game: &G) -> f32 {
+        self.first_view(game) - self.reference
+    }
+
     /// Whether `game` is not over and judged within [`BALANCE_LIMIT`] of the start.
     pub fn is_balanced(&mut self, game: &G) -> bool {
-        game.outcome().is_none() && (self.first_view(game) - self.reference).abs() <= BALANCE_LIMIT
+        game.outcome().is_none() && self.offset(game).abs() <= BALANCE_LIMIT
     }
 }
 
