@@ -5,7 +5,8 @@ use clap::Args;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use zero_arena::{
-    Entrant, MatchOptions, MatchRecord, OpeningBook, PlayerSpec, RoundRobin, round_robin, round_robin_games,
+    BookRequest, Entrant, MatchOptions, MatchRecord, OpeningBook, PlayerSpec, RoundRobin, round_robin,
+    round_robin_games,
 };
 use zero_games::{GameKind, Registered, with_game};
 use zero_report::summary::{MatchScore, SideScore};
@@ -73,7 +74,12 @@ fn eval<G: Registered>(args: EvalArgs) -> Result<()> {
     }
     let book = match &args.openings {
         Some(path) => OpeningBook::load(path)?,
-        None => OpeningBook::generate::<G>(&rules, args.opening_count, args.seed, 2, 6),
+        None => {
+            let request = BookRequest::new(args.opening_count, args.seed);
+            zero_run::book::evaluation_book::<G>(&rules, request, &crate::runtime::build_identity(), &|line| {
+                eprintln!("zero eval: {line}")
+            })
+        }
     };
     if let Some(path) = &args.save_openings {
         book.save(path)?;

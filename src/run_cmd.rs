@@ -23,6 +23,6 @@ pub fn run(args: RunArgs) -> Result<()> {
         config: args.config,
         run_dir: args.run_dir,
         set: args.set,
-        version: format!("zero {} (git {})", env!("CARGO_PKG_VERSION"), env!("ZERO_GIT_REVISION")),
+        version: crate::runtime::build_identity(),
     })
 }

@@ -89,12 +89,17 @@ pub fn device_name(device: tch::Device) -> String {
     }
 }
 
+/// zero's version and git revision in one line (`zero 0.1.0 (git 0123456789ab)`): what a new run records in
+/// `version.txt`, and what keys the book cache.
+pub fn build_identity() -> String {
+    format!("zero {} (git {})", env!("CARGO_PKG_VERSION"), env!("ZERO_GIT_REVISION"))
+}
+
 /// The text of `zero --version`: the zero version and git revision, the libtorch it links, the device.
 pub fn version_text() -> String {
     format!(
-        "zero {} (git {})\nlibtorch {}\ndevice {}\n",
-        env!("CARGO_PKG_VERSION"),
-        env!("ZERO_GIT_REVISION"),
+        "{}\nlibtorch {}\ndevice {}\n",
+        build_identity(),
         env!("ZERO_LIBTORCH_VERSION"),
         device_name(auto_device())
     )

@@ -111,6 +111,51 @@ fn eval_plays_the_book_from_first_opening_cycling_and_names_the_openings_it_play
 }
 
 #[test]
+fn eval_says_it_judges_a_new_book_and_takes_it_from_the_cache_the_next_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let eval = |save: &str| {
+        Command::new(env!("CARGO_BIN_EXE_zero"))
+            .args(["eval", "--game", "baghchal", "--player", "random", "--player", "greedy"])
+            .args([
+                "--games",
+                "2",
+                "--opening-count",
+                "3",
+                "--seed",
+                "5",
+                "--save-openings",
+                save,
+            ])
+            .env("ZERO_CACHE", tmp.path())
+            .env("ZERO_PROGRESS_SECONDS", "0")
+            .output()
+            .expect("zero runs")
+    };
+    let (first_book, second_book) = (tmp.path().join("first.json"), tmp.path().join("second.json"));
+    let first = eval(first_book.to_str().unwrap());
+    assert!(first.status.success(), "{}", stderr(&first));
+    let said = stderr(&first);
+    assert!(
+        said.contains("judging an opening book of 3 baghchal openings, 8 plies deep"),
+        "{said}"
+    );
+    assert!(
+        said.contains("openings kept, ") && said.contains("random lines judged"),
+        "{said}"
+    );
+    assert!(said.contains("(not judged before; kept in "), "{said}");
+    assert_eq!(std::fs::read_dir(tmp.path().join("books")).unwrap().count(), 1);
+    let second = eval(second_book.to_str().unwrap());
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert!(!stderr(&second).contains("judging"), "{}", stderr(&second));
+    assert_eq!(
+        std::fs::read_to_string(&first_book).unwrap(),
+        std::fs::read_to_string(&second_book).unwrap(),
+        "the cached book is the judged one"
+    );
+}
+
+#[test]
 fn actions_lists_every_policy_index_with_the_move_it_stands_for() {
     for (game, space) in [
         ("bashni", 896),

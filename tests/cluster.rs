@@ -189,8 +189,10 @@ fn an_interrupted_run_cancels_its_followers_before_it_exits() {
     unsafe { libc::kill(pid, libc::SIGTERM) };
     let started = Instant::now();
     let status = run.wait().unwrap();
+    // Normally under 2 s. The limit is a hang guard with room for fsyncs on a disk busy beside the test (it was
+    // 20 s); that the followers were cancelled rather than waited for, their heartbeats below show.
     assert!(
-        started.elapsed() < Duration::from_secs(20),
+        started.elapsed() < Duration::from_secs(60),
         "the run took {:?} to stop",
         started.elapsed()
     );

@@ -170,24 +170,33 @@ fn api_refuses_bad_requests_clearly_and_limits_searches() {
     let (status, _) = server.request("POST", "/api/move", "{\"move\": \"c3-d4\"}");
     assert_eq!(status, 200);
     // Several bot requests at once: one searches, the others are told at once (503 busy, or 409 once it moved).
-    let address = server.address.clone();
-    let threads: Vec<_> = (0..6)
-        .map(|_| {
-            let address = address.clone();
-            std::thread::spawn(move || {
-                let started = std::time::Instant::now();
-                let (status, _) = request(&address, "POST", "/api/bot", "");
-                (status, started.elapsed())
-            })
-        })
-        .collect();
-    let results: Vec<(u16, std::time::Duration)> = threads.into_iter().map(|t| t.join().unwrap()).collect();
-    assert_eq!(results.iter().filter(|r| r.0 == 200).count(), 1, "{results:?}");
+    // Whether one of them meets the running search (503) is a race: where the requesting threads start late the
+    // search can end before they connect. Not seen to fail here (the test starved: `taskset -c 0 nice -n 19`
+    // beside a busy loop on core 0, the server moved to core 1; 4 of 4 passed), but nothing ordered it, so bursts
+    // go on, each in a fresh game, until one has met the search; every burst must keep the promise.
+    let mut met_the_search = false;
+    for burst in 0..8 {
+        let game = if burst == 0 {
+            String::new()
+        } else {
+            format!("?game=burst-{burst}")
+        };
+        if burst > 0 {
+            let (status, _) = server.request("POST", &format!("/api/move{game}"), "{\"move\": \"c3-d4\"}");
+            assert_eq!(status, 200);
+        }
+        let results = bot_burst(&server.address, &game, 6);
+        assert_eq!(results.iter().filter(|&&r| r == 200).count(), 1, "{results:?}");
+        assert!(results.iter().all(|r| matches!(r, 200 | 503 | 409)), "{results:?}");
+        met_the_search = results.contains(&503);
+        if met_the_search {
+            break;
+        }
+    }
     assert!(
-        results.iter().any(|r| r.0 == 503),
-        "no request met the running search: {results:?}"
+        met_the_search,
+        "in 8 bursts of 6 requests no request met the running search"
     );
-    assert!(results.iter().all(|r| matches!(r.0, 200 | 503 | 409)), "{results:?}");
     let (status, state) = server.request("GET", "/api/state", "");
     assert_eq!(status, 200);
     assert_eq!(state["moves"].as_array().unwrap().len(), 2);
@@ -247,6 +256,18 @@ fn pages_of_other_sites_are_refused() {
 }
 
 /// A connection that sends `head` and then nothing more, held open.
+/// `count` bot requests at once on the game `query` names (`?game=ID`, or empty for the default game): their
+/// statuses.
+fn bot_burst(address: &str, query: &str, count: usize) -> Vec<u16> {
+    let threads: Vec<_> = (0..count)
+        .map(|_| {
+            let (address, path) = (address.to_string(), format!("/api/bot{query}"));
+            std::thread::spawn(move || request(&address, "POST", &path, "").0)
+        })
+        .collect();
+    threads.into_iter().map(|t| t.join().unwrap()).collect()
+}
+
 fn stalled(address: &str, head: &str) -> TcpStream {
     let mut stream = TcpStream::connect(address).unwrap();
     stream.write_all(head.as_bytes()).unwrap();
@@ -271,12 +292,13 @@ fn slow_clients_hold_no_one_else_up_and_are_cut_off() {
         let (status, state) = server.request("GET", "/api/state", "");
         assert_eq!(status, 200, "{state}");
     }
-    // Past the head timeout (10 s), a stalled head has been cut off and a stalled body answered 408.
-    std::thread::sleep(std::time::Duration::from_secs(11));
+    // At the head timeout (10 s), a stalled head is cut off and a stalled body answered 408. Each read waits for
+    // that end (a fixed sleep before reading raced the server's timers on a loaded machine); the read timeout
+    // only guards against a server that never ends them.
     let mut ends = std::collections::BTreeMap::new();
     for stream in &mut slow {
         stream
-            .set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .set_read_timeout(Some(std::time::Duration::from_secs(60)))
             .unwrap();
         let mut reply = String::new();
         let end = match stream.read_to_string(&mut reply) {

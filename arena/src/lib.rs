@@ -9,7 +9,7 @@
 //!   [`Entrant`]: a spec made ready for one game.
 //! - [`openings`]: random balanced openings, stored in a file so that matches are reproducible; every opening is
 //!   played twice with colours swapped ([`mod@matches`]), games run in parallel with rayon and each is recorded
-//!   ([`records`], JSONL).
+//!   ([`records`], JSONL); [`book_cache`] keeps judged books between commands.
 //! - [`elo`]: Bradley-Terry maximum-likelihood ratings with 95% intervals, anchored at `random` = 0;
 //!   [`sprt`]: the sequential probability ratio test that accepts or rejects a new generation.
 //!
@@ -18,6 +18,7 @@
 //! [`Heuristic::heuristic`]: zero_games::Heuristic::heuristic
 
 pub mod baselines;
+pub mod book_cache;
 pub mod elo;
 pub mod entrant;
 pub mod matches;
@@ -27,12 +28,13 @@ pub mod player;
 pub mod spec;
 pub mod sprt;
 
+pub use book_cache::{BookCache, BookRequest, BookSource};
 pub use elo::{GameResult, Standing, Standings, rate, rate_records};
 pub use entrant::Entrant;
 pub use matches::{
     MatchOptions, OnGame, RoundRobin, Thinking, head_to_head, play_game, round_robin, round_robin_games,
 };
-pub use openings::OpeningBook;
+pub use openings::{BookProgress, OpeningBook};
 pub use player::Player;
 pub use records::MatchRecord;
 pub use spec::{PlayerKind, PlayerSpec, SpecError};

@@ -23,7 +23,16 @@ use zero_search::balance::{BalanceJudge, play_random_moves};
 
 pub use zero_search::balance::BALANCE_LIMIT;
 /// Random tries per opening wanted before giving up on finding more.
-const TRIES_PER_OPENING: usize = 50;
+pub(crate) const TRIES_PER_OPENING: usize = 50;
+
+/// How far [`OpeningBook::generate_reporting`] has got: openings kept of those wanted, and distinct random lines
+/// judged so far (kept or not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BookProgress {
+    pub kept: usize,
+    pub wanted: usize,
+    pub tried: usize,
+}
 
 /// A stored list of openings for one game and rule set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -47,12 +56,26 @@ impl OpeningBook {
         min_plies: u32,
         max_plies: u32,
     ) -> OpeningBook {
+        Self::generate_reporting::<G>(rules, count, seed, min_plies, max_plies, &mut |_| {})
+    }
+
+    /// [`OpeningBook::generate`], calling `progress` after each random line judged (a Bagh Chal book of 64 takes
+    /// tens of seconds of a core, eight plies deep). The book is the same whatever `progress` does.
+    pub fn generate_reporting<G: Heuristic>(
+        rules: &G::Rules,
+        count: usize,
+        seed: u64,
+        min_plies: u32,
+        max_plies: u32,
+        progress: &mut dyn FnMut(BookProgress),
+    ) -> OpeningBook {
         let mut rng = player_rng(seed, u64::MAX);
         let mut judge = BalanceJudge::<G>::new(rules, G::BOOK_BALANCE_DEPTH, player_rng(seed, u64::MAX - 1));
         let mut seen = FxHashSet::default();
         let mut openings = Vec::new();
         let mut line = Vec::new();
         let max_plies = max_plies.max(min_plies);
+        let mut tried = 0;
         for _ in 0..count.max(1) * TRIES_PER_OPENING {
             if openings.len() >= count {
                 break;
@@ -67,6 +90,12 @@ impl OpeningBook {
             if judge.is_balanced(&game) {
                 openings.push(Self::notation(&G::start(rules), &line));
             }
+            tried += 1;
+            progress(BookProgress {
+                kept: openings.len(),
+                wanted: count.max(1),
+                tried,
+            });
         }
         if openings.is_empty() {
             openings.push(Vec::new());
@@ -154,9 +183,10 @@ impl OpeningBook {
         })
     }
 
+    /// Writes the book as JSON, atomically: a kill leaves the old file or the new one, never half of one.
     pub fn save(&self, path: &Path) -> Result<(), ArenaError> {
         let text = serde_json::to_string_pretty(self).expect("a book serialises");
-        std::fs::write(path, text + "\n").map_err(|source| ArenaError::Io {
+        zero_games::files::write_atomically(path, (text + "\n").as_bytes()).map_err(|source| ArenaError::Io {
             path: path.display().to_string(),
             source,
         })

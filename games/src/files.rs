@@ -92,6 +92,13 @@ pub fn process_start(pid: u32) -> Option<u64> {
     rest.split_whitespace().nth(19)?.parse().ok()
 }
 
+/// zero's cache directory, shared with the set-up (`scripts/setup.sh`): `$ZERO_CACHE`, or `~/.cache/zero`; none
+/// where neither is set.
+pub fn zero_cache_dir() -> Option<PathBuf> {
+    let named = |var: &str| std::env::var_os(var).filter(|v| !v.is_empty()).map(PathBuf::from);
+    named("ZERO_CACHE").or_else(|| named("HOME").map(|home| home.join(".cache/zero")))
+}
+
 /// This machine's host name, its letters and digits only (as file names carry it), `host` if it has none.
 pub fn this_host() -> String {
     let name = fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();

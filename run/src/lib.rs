@@ -9,6 +9,7 @@
 //! - [`progress`]: progress bars on a terminal, timed plain lines anywhere else.
 //! - [`log`]: the run's summary lines and its log file (`RUN_DIR/zero.log`); diagnostics are `tracing` events.
 //! - [`training`]: the replay window over a data directory and the memory check, shared with `zero train`.
+//! - [`book`]: the evaluation book, from the book cache or judged with a progress bar.
 //! - [`evaluate`]: each generation's pairings against the baselines and its parent, rated over the run's pool.
 //! - [`gate`]: the optional SPRT gate that decides which network self-play uses.
 //! - [`follow`]: extra self-play processes joining a run (`zero selfplay --follow`).
@@ -18,6 +19,7 @@
 //! Dependencies point one way: [`run_loop`] uses the phases, which use [`dir`], [`config`] and [`summary`];
 //! [`report`] reads only the records. See `docs/run.md`.
 
+pub mod book;
 pub mod check;
 pub mod cluster;
 pub mod config;

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use zero_arena::OpeningBook;
+use zero_arena::{BookRequest, OpeningBook};
 use zero_games::{Registered, with_game};
 use zero_model::DeviceChoice;
 use zero_selfplay::{SelfPlayConfig, SelfPlayStats};
@@ -69,7 +69,7 @@ pub fn run(args: RunRequest) -> Result<()> {
     }
     // The followers of `[cluster]` play beside the run while it is driven, and stop with it.
     let followers = crate::cluster::Followers::start(&config.cluster, dir.root())?;
-    let result = with_game!(config.game, G => run_loop::<G>(&config, &dir));
+    let result = with_game!(config.game, G => run_loop::<G>(&config, &dir, &args.version));
     let watched = followers.finish();
     // What a follower cancelled mid-write on this host left (another host's are left to it).
     let tidied = dir.clean_leftovers();
@@ -151,7 +151,7 @@ fn resolve(args: &RunRequest) -> Result<Resolved> {
 
 /// The loop: each generation plays, trains and evaluates in turn, recording its phase after each so that a
 /// killed run goes on from the phase it was in.
-fn run_loop<G: Registered>(config: &RunConfig, dir: &RunDir) -> Result<()> {
+fn run_loop<G: Registered>(config: &RunConfig, dir: &RunDir, build: &str) -> Result<()> {
     let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
     let mut state = dir.load_state()?;
     let device = config.train.device.parse::<DeviceChoice>()?.resolve()?;
@@ -161,7 +161,6 @@ fn run_loop<G: Registered>(config: &RunConfig, dir: &RunDir) -> Result<()> {
         zero_model::device::cpu_summary(),
         config.selfplay.precision.kind(tch::Device::Cpu)
     );
-    let book = openings::<G>(config, dir, &rules)?;
     say(format!(
         "zero run: {} in {} (generation {} of {}), report: {}",
         G::NAME,
@@ -170,6 +169,7 @@ fn run_loop<G: Registered>(config: &RunConfig, dir: &RunDir) -> Result<()> {
         config.run.generations,
         dir.report_dir().join("index.html").display()
     ));
+    let book = openings::<G>(config, dir, &rules, build)?;
     // Runs made before generations were merged (and a merge that failed) still hold finished generations as
     // one-game shards; past the self-play phase, the current generation's self-play is finished too.
     let finished = match state.phase {
@@ -473,6 +473,14 @@ impl<G: Registered> Generation<'_, G> {
                 resignation_allowed: Some(allowed),
             };
         }
+        if have >= wanted {
+            // Followers (or an earlier session) filled the generation before its self-play began: while this
+            // run judged its book, trained or gated. Their games are the generation's (docs/cluster.md).
+            say(format!(
+                "self-play: generation {g} already holds {have} of its {wanted} games (followers' or an earlier \
+                 session's); the run plays none of it"
+            ));
+        }
         // One shard per finished game kept each game safe; the finished generation needs one file, not hundreds.
         self.dir.merge_selfplay_shards(g)?;
         Ok(run)
@@ -746,15 +754,17 @@ fn gate_line(gate: &GateSummary, network: &str) -> String {
     )
 }
 
-/// The run's evaluation openings: generated once and kept, so every generation plays the same ones.
-fn openings<G: Registered>(config: &RunConfig, dir: &RunDir, rules: &G::Rules) -> Result<OpeningBook> {
+/// The run's evaluation openings: generated once (or taken from the book cache, keyed by `build`) and kept in
+/// the run, so every generation plays the same ones.
+fn openings<G: Registered>(config: &RunConfig, dir: &RunDir, rules: &G::Rules, build: &str) -> Result<OpeningBook> {
     let path = dir.openings_path();
     if path.exists() {
         let book = OpeningBook::load(&path)?;
         book.validate::<G>(rules)?;
         return Ok(book);
     }
-    let book = OpeningBook::generate::<G>(rules, config.run.eval_openings, config.run.seed, 2, 6);
+    let request = BookRequest::new(config.run.eval_openings, config.run.seed);
+    let book = crate::book::evaluation_book::<G>(rules, request, build, &|line| say(format!("zero run: {line}")));
     book.save(&path)?;
     Ok(book)
 }
