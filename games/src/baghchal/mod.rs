@@ -61,6 +61,15 @@ use tables::{JUMP, NONE, POINTS, STEP};
 
 pub use notation::point_name;
 
+/// The board as bitboards, for programs that walk positions without a [`BaghChal`] (the tablebase's solver):
+/// points (file + 5 * rank), the lines (`STEP[point][dir]`, `JUMP[point][dir]`, [`board::NONE`] where there is
+/// none) and the eight symmetries (`map_points`).
+pub mod board {
+    pub use super::tables::{ALL_POINTS, JUMP, NONE, POINTS, STEP, map_points};
+    /// The symmetries of the square, numbered 0..8 (0 is the identity).
+    pub const SYMMETRIES: usize = crate::grid::SQUARE_SYMMETRIES;
+}
+
 /// Which repetition rule applies once the goats are all placed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RepetitionRule {

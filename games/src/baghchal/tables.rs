@@ -6,10 +6,10 @@ pub(crate) use crate::grid::DIR_IMAGE;
 use crate::grid::{DIR_VECTORS, SQUARE_SYMMETRIES, cell_images};
 use crate::zobrist;
 
-pub(crate) const POINTS: usize = 25;
+pub const POINTS: usize = 25;
 /// No point (off the board, or no line in that direction).
-pub(crate) const NONE: u8 = u8::MAX;
-pub(crate) const ALL_POINTS: u32 = (1 << POINTS) - 1;
+pub const NONE: u8 = u8::MAX;
+pub const ALL_POINTS: u32 = (1 << POINTS) - 1;
 
 /// Whether diagonal lines pass through a point: file + rank even.
 pub(crate) const fn has_diagonals(point: usize) -> bool {
@@ -29,7 +29,7 @@ const fn neighbour(point: usize, dir: usize) -> u8 {
 }
 
 /// `STEP[point][dir]`: the point joined to `point` by a line in direction `dir`, or [`NONE`].
-pub(crate) const STEP: [[u8; 8]; POINTS] = {
+pub const STEP: [[u8; 8]; POINTS] = {
     let mut table = [[NONE; 8]; POINTS];
     let mut p = 0;
     while p < POINTS {
@@ -45,7 +45,7 @@ pub(crate) const STEP: [[u8; 8]; POINTS] = {
 
 /// `JUMP[point][dir]`: the landing point two steps along one straight line, or [`NONE`]. The jumped point is
 /// `STEP[point][dir]`.
-pub(crate) const JUMP: [[u8; 8]; POINTS] = {
+pub const JUMP: [[u8; 8]; POINTS] = {
     let mut table = [[NONE; 8]; POINTS];
     let mut p = 0;
     while p < POINTS {
@@ -66,7 +66,7 @@ pub(crate) const JUMP: [[u8; 8]; POINTS] = {
 pub(crate) const POINT_IMAGE: [[u8; POINTS]; SQUARE_SYMMETRIES] = cell_images::<POINTS>(5);
 
 /// A set of points under symmetry `sym`.
-pub(crate) fn map_points(sym: usize, set: u32) -> u32 {
+pub fn map_points(sym: usize, set: u32) -> u32 {
     let mut out = 0;
     let mut rest = set;
     while rest != 0 {

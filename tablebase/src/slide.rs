@@ -1,0 +1,211 @@
+//! Bagh Chal's sliding phase as layers for the retrograde solver ([`crate::retro`]): moves and unmoves on
+//! bitboards, under the `threefold-draw` rules (every step legal; a position that neither side can force to an
+//! end is a draw). A tiger's capture leaves the layer for the next one, solved before it; the fifth ends the game.
+
+use crate::index::{LAYERS, LayerIndex, Slide};
+use crate::retro::{self, Child, Layer, SolveError, Value};
+use zero_games::baghchal::board::{JUMP, NONE, STEP};
+
+/// One capture count's positions, with the solved values of the next layer (none for four captured, where the
+/// next capture ends the game).
+pub struct SlideLayer<'a> {
+    pub index: LayerIndex,
+    pub next: Option<(&'a LayerIndex, &'a [u16])>,
+}
+
+fn each_bit(mut bits: u32, mut f: impl FnMut(usize)) {
+    while bits != 0 {
+        f(bits.trailing_zeros() as usize);
+        bits &= bits - 1;
+    }
+}
+
+/// The position after the piece on `from` steps to the empty `to`.
+fn stepped(s: &Slide, from: usize, to: usize) -> Slide {
+    let flip = 1 << from | 1 << to;
+    Slide {
+        tigers: if s.tigers_to_move { s.tigers ^ flip } else { s.tigers },
+        empty: s.empty ^ flip,
+        captured: s.captured,
+        tigers_to_move: !s.tigers_to_move,
+    }
+}
+
+impl SlideLayer<'_> {
+    /// The value of the position after a capture, for the goats to move.
+    fn after_capture(&self, s: &Slide, from: usize, over: usize, to: usize) -> Value {
+        match self.next {
+            // The fifth capture: the goats have lost.
+            None => Value::Loss(0),
+            Some((index, values)) => {
+                let next = Slide {
+                    tigers: s.tigers ^ (1 << from | 1 << to),
+                    empty: s.empty ^ (1 << from | 1 << over | 1 << to),
+                    captured: s.captured + 1,
+                    tigers_to_move: false,
+                };
+                Value::decode(values[index.index(&next)]).expect("the next layer is solved")
+            }
+        }
+    }
+}
+
+impl Layer for SlideLayer<'_> {
+    fn positions(&self) -> usize {
+        self.index.positions()
+    }
+
+    fn for_each_child(&self, i: usize, f: &mut dyn FnMut(Child)) {
+        let s = self.index.slide(i);
+        let movers = if s.tigers_to_move { s.tigers } else { s.goats() };
+        each_bit(movers, |from| {
+            for dir in 0..8 {
+                let to = STEP[from][dir];
+                if to == NONE {
+                    continue;
+                }
+                let to = to as usize;
+                if s.empty >> to & 1 != 0 {
+                    f(Child::InLayer(self.index.index(&stepped(&s, from, to))));
+                } else if s.tigers_to_move && s.tigers >> to & 1 == 0 {
+                    let land = JUMP[from][dir];
+                    if land != NONE && s.empty >> land & 1 != 0 {
+                        f(Child::Decided(self.after_capture(&s, from, to, land as usize)));
+                    }
+                }
+            }
+        });
+    }
+
+    fn for_each_parent(&self, i: usize, f: &mut dyn FnMut(usize)) {
+        // The side not to move made the last move; inside a layer it was a step from an empty point next to the
+        // piece (lines run both ways, so the step back is a step too).
+        let s = self.index.slide(i);
+        let moved = if s.tigers_to_move { s.goats() } else { s.tigers };
+        let before_side = !s.tigers_to_move;
+        each_bit(moved, |to| {
+            for &from in &STEP[to] {
+                if from != NONE && s.empty >> from & 1 != 0 {
+                    let flip = 1 << from | 1 << to;
+                    let parent = Slide {
+                        tigers: if before_side { s.tigers ^ flip } else { s.tigers },
+                        empty: s.empty ^ flip,
+                        captured: s.captured,
+                        tigers_to_move: before_side,
+                    };
+                    f(self.index.index(&parent));
+                }
+            }
+        });
+    }
+}
+
+/// Every layer's values, indexed by [`LayerIndex`] (layer `c` at `[c]`), solved from four captured down to none.
+/// `progress` gets the layer, the depth finished and the positions decided in that layer so far.
+pub fn solve_all(
+    layers: std::ops::RangeInclusive<u32>,
+    progress: &mut dyn FnMut(u32, u16, usize),
+) -> Result<Vec<Vec<u16>>, SolveError> {
+    let mut solved: Vec<Vec<u16>> = vec![Vec::new(); LAYERS as usize];
+    let indexes: Vec<LayerIndex> = (0..LAYERS).map(LayerIndex::new).collect();
+    for c in (0..LAYERS).rev().filter(|c| *c >= *layers.start()) {
+        let next = (c + 1 < LAYERS).then(|| (&indexes[c as usize + 1], solved[c as usize + 1].as_slice()));
+        let layer = SlideLayer {
+            index: indexes[c as usize].clone(),
+            next,
+        };
+        let values = retro::solve(&layer, &mut |depth, decided| progress(c, depth, decided))?;
+        solved[c as usize] = values;
+    }
+    Ok(solved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use zero_games::Game;
+    use zero_games::baghchal::BaghChal;
+
+    /// The position in the rules core's notation, under `threefold-draw` (every step legal).
+    fn game(s: &Slide) -> BaghChal {
+        let ranks: Vec<String> = (0..5)
+            .rev()
+            .map(|rank| {
+                (0..5)
+                    .map(|file| {
+                        let p = file + 5 * rank;
+                        if s.tigers >> p & 1 != 0 {
+                            'T'
+                        } else if s.empty >> p & 1 != 0 {
+                            '.'
+                        } else {
+                            'G'
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if s.tigers_to_move { 't' } else { 'g' };
+        let text = format!("{} {side} 0 {}", ranks.join("/"), s.captured);
+        let rules = BaghChal::parse_rules(None, &["repetition=threefold-draw".to_string()]).unwrap();
+        BaghChal::from_position(&rules, &text).unwrap()
+    }
+
+    #[test]
+    fn moves_are_the_rules_cores_and_every_move_has_its_unmove() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let indexes: Vec<LayerIndex> = (0..LAYERS).map(LayerIndex::new).collect();
+        // The next layer's values are never read here: a capture is checked by the position it leads to.
+        for _ in 0..3000 {
+            let c = rng.random_range(0..LAYERS);
+            let index = &indexes[c as usize];
+            let i = rng.random_range(0..index.positions());
+            let s = index.slide(i);
+            let layer = SlideLayer {
+                index: index.clone(),
+                next: None,
+            };
+            let mut inside = Vec::new();
+            let mut captures = 0;
+            layer.for_each_child(i, &mut |child| match child {
+                Child::InLayer(j) => inside.push(j),
+                Child::Decided(_) => captures += 1,
+            });
+            let g = game(&s);
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            let mut expected_inside = Vec::new();
+            let mut expected_captures = 0;
+            for mv in &moves {
+                let mut after = g.clone();
+                after.play(mv);
+                if after.goats_captured() == c {
+                    let t = after.tiger_points();
+                    let empty = zero_games::baghchal::board::ALL_POINTS & !t & !after.goat_points();
+                    let child = Slide {
+                        tigers: t,
+                        empty,
+                        captured: c,
+                        tigers_to_move: !s.tigers_to_move,
+                    };
+                    expected_inside.push(index.index(&child));
+                } else {
+                    expected_captures += 1;
+                }
+            }
+            inside.sort();
+            expected_inside.sort();
+            assert_eq!(
+                (inside.clone(), captures),
+                (expected_inside, expected_captures),
+                "{s:?}"
+            );
+            for j in inside {
+                let mut found = 0;
+                layer.for_each_parent(j, &mut |p| found += (p == i) as usize);
+                assert_eq!(found, 1, "{s:?}: the move to {:?} has no single unmove", index.slide(j));
+            }
+        }
+    }
+}
