@@ -9,7 +9,7 @@
 //! A file that cannot be read, belongs to another key or does not replay is judged again and replaced; a cache
 //! that cannot be written costs only the next command's judging, never the command itself.
 
-use crate::openings::{BALANCE_LIMIT, BookProgress, OpeningBook, TRIES_PER_OPENING};
+use crate::openings::{BALANCE_LIMIT, BookProgress, BookRequest, OpeningBook, TRIES_PER_OPENING};
 use serde::{Deserialize, Serialize};
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
@@ -33,32 +33,6 @@ pub struct BookKey {
     pub judge_depth: u32,
     pub balance_limit: f32,
     pub tries_per_opening: usize,
-}
-
-/// The size, seed and line lengths of a book to generate ([`OpeningBook::generate`]'s arguments).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BookRequest {
-    pub count: usize,
-    pub seed: u64,
-    pub min_plies: u32,
-    pub max_plies: u32,
-}
-
-impl BookRequest {
-    /// `count` openings of 2 to 6 random plies from `seed`: the books of runs and of `zero eval`.
-    pub fn new(count: usize, seed: u64) -> Self {
-        BookRequest {
-            count,
-            seed,
-            min_plies: 2,
-            max_plies: 6,
-        }
-    }
-
-    /// Judges the book now, without the cache ([`OpeningBook::generate_reporting`]).
-    pub fn judge<G: Heuristic>(&self, rules: &G::Rules, progress: &mut dyn FnMut(BookProgress)) -> OpeningBook {
-        OpeningBook::generate_reporting::<G>(rules, self.count, self.seed, self.min_plies, self.max_plies, progress)
-    }
 }
 
 /// Where a book came from.
@@ -137,7 +111,7 @@ impl BookCache {
             Ok(_) => format!("{} does not replay under these rules", path.display()),
             Err(why) => why,
         };
-        let book = request.judge::<G>(rules, progress);
+        let book = OpeningBook::generate_reporting::<G>(rules, request, progress);
         let kept = write(&path, &key, &book)
             .map(|()| format!("kept in {}", path.display()))
             .unwrap_or_else(|e| format!("not kept: {e}"));

@@ -28,13 +28,13 @@ pub mod player;
 pub mod spec;
 pub mod sprt;
 
-pub use book_cache::{BookCache, BookRequest, BookSource};
+pub use book_cache::{BookCache, BookSource};
 pub use elo::{GameResult, Standing, Standings, rate, rate_records};
 pub use entrant::Entrant;
 pub use matches::{
     MatchOptions, OnGame, RoundRobin, Thinking, head_to_head, play_game, round_robin, round_robin_games,
 };
-pub use openings::{BookProgress, OpeningBook};
+pub use openings::{BookProgress, BookRequest, OpeningBook};
 pub use player::Player;
 pub use records::MatchRecord;
 pub use spec::{PlayerKind, PlayerSpec, SpecError};

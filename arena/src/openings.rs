@@ -34,6 +34,27 @@ pub struct BookProgress {
     pub tried: usize,
 }
 
+/// The size, seed and line lengths of a book to generate ([`OpeningBook::generate`]'s arguments).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BookRequest {
+    pub count: usize,
+    pub seed: u64,
+    pub min_plies: u32,
+    pub max_plies: u32,
+}
+
+impl BookRequest {
+    /// `count` openings of 2 to 6 random plies from `seed`: the books of runs and of `zero eval`.
+    pub fn new(count: usize, seed: u64) -> Self {
+        BookRequest {
+            count,
+            seed,
+            min_plies: 2,
+            max_plies: 6,
+        }
+    }
+}
+
 /// A stored list of openings for one game and rule set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OpeningBook {
@@ -56,19 +77,28 @@ impl OpeningBook {
         min_plies: u32,
         max_plies: u32,
     ) -> OpeningBook {
-        Self::generate_reporting::<G>(rules, count, seed, min_plies, max_plies, &mut |_| {})
+        let request = BookRequest {
+            count,
+            seed,
+            min_plies,
+            max_plies,
+        };
+        Self::generate_reporting::<G>(rules, request, &mut |_| {})
     }
 
     /// [`OpeningBook::generate`], calling `progress` after each random line judged (a Bagh Chal book of 64 takes
     /// tens of seconds of a core, eight plies deep). The book is the same whatever `progress` does.
     pub fn generate_reporting<G: Heuristic>(
         rules: &G::Rules,
-        count: usize,
-        seed: u64,
-        min_plies: u32,
-        max_plies: u32,
+        request: BookRequest,
         progress: &mut dyn FnMut(BookProgress),
     ) -> OpeningBook {
+        let BookRequest {
+            count,
+            seed,
+            min_plies,
+            max_plies,
+        } = request;
         let mut rng = player_rng(seed, u64::MAX);
         let mut judge = BalanceJudge::<G>::new(rules, G::BOOK_BALANCE_DEPTH, player_rng(seed, u64::MAX - 1));
         let mut seen = FxHashSet::default();

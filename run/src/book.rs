@@ -34,7 +34,7 @@ pub fn evaluation_book<G: Registered>(
         match BookCache::in_zero_cache(build) {
             Some(cache) => cache.book::<G>(rules, request, &mut progress),
             None => {
-                let book = request.judge::<G>(rules, &mut progress);
+                let book = OpeningBook::generate_reporting::<G>(rules, request, &mut progress);
                 let note = "not kept: neither ZERO_CACHE nor HOME names a cache directory".to_string();
                 (book, BookSource::Judged { note })
             }

@@ -109,7 +109,7 @@ fn check_layer(c: u32, values: &[u16], count: usize) -> Result<(usize, usize), S
             }
         }
         let searched = within(
-            &BaghChal::from_position(&rules, &notation(&slide)).map_err(|e| e.to_string())?,
+            &BaghChal::from_position(&rules, &slide.notation()).map_err(|e| e.to_string())?,
             HORIZON,
         );
         let table = match value {
@@ -117,7 +117,7 @@ fn check_layer(c: u32, values: &[u16], count: usize) -> Result<(usize, usize), S
             _ => None,
         };
         if searched != table {
-            return Err(format!("{}: table {value:?}, search {searched:?}", notation(&slide)));
+            return Err(format!("{}: table {value:?}, search {searched:?}", slide.notation()));
         }
         decided += table.is_some() as usize;
     }
@@ -152,22 +152,4 @@ fn within(game: &BaghChal, plies: u16) -> Option<Value> {
         None if all_lost => Some(Value::Loss(longest_loss)),
         None => None,
     }
-}
-
-/// The position in the rules core's notation.
-fn notation(s: &Slide) -> String {
-    let ranks: Vec<String> = (0..5)
-        .rev()
-        .map(|rank| {
-            (0..5)
-                .map(|file| match 1u32 << (file + 5 * rank) {
-                    bit if s.tigers & bit != 0 => 'T',
-                    bit if s.empty & bit != 0 => '.',
-                    _ => 'G',
-                })
-                .collect()
-        })
-        .collect();
-    let side = if s.tigers_to_move { 't' } else { 'g' };
-    format!("{} {side} 0 {}", ranks.join("/"), s.captured)
 }

@@ -30,32 +30,16 @@ impl ClassCounts {
 /// The symmetries that map the tiger set `tigers` onto itself, when no symmetry maps it below itself in the
 /// numbering; `None` when one does (then no position with these tigers is its class's least member).
 fn stabiliser_if_least(index: &LayerIndex, tigers: u32) -> Option<Vec<usize>> {
-    let probe = |t: u32| index.index(&any_slide(index, t)) / index.tiger_block();
-    let own = probe(tigers);
+    let own = index.tiger_rank(tigers);
     let mut keep = Vec::new();
     for sym in 0..SYMMETRIES {
-        let image = map_points(sym, tigers);
-        match probe(image).cmp(&own) {
+        match index.tiger_rank(map_points(sym, tigers)).cmp(&own) {
             std::cmp::Ordering::Less => return None,
             std::cmp::Ordering::Equal => keep.push(sym),
             std::cmp::Ordering::Greater => {}
         }
     }
     Some(keep)
-}
-
-/// Some position of `index`'s layer with these tigers (only its tiger block is read).
-fn any_slide(index: &LayerIndex, tigers: u32) -> Slide {
-    let empty = (0..25)
-        .filter(|p| tigers >> p & 1 == 0)
-        .take(index.captured as usize + 1)
-        .fold(0, |set, p| set | 1 << p);
-    Slide {
-        tigers,
-        empty,
-        captured: index.captured,
-        tigers_to_move: false,
-    }
 }
 
 /// The counts of one layer's classes, goats to move first, tigers second; `values` is the layer's solved
@@ -89,7 +73,6 @@ pub fn count_classes(index: &LayerIndex, values: &[u16]) -> [ClassCounts; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::LAYERS;
 
     /// The classes by brute force: every position's eight images, the least of them collected in a set.
     fn classes_by_images(index: &LayerIndex) -> usize {
@@ -116,6 +99,5 @@ mod tests {
             assert_eq!(goats.positions, tigers.positions);
             assert_eq!(goats.draws, goats.positions);
         }
-        let _ = LAYERS;
     }
 }

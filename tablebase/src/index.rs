@@ -77,6 +77,25 @@ impl Slide {
         ALL_POINTS & !self.tigers & !self.empty
     }
 
+    /// The position in the rules core's notation (`zero_games::baghchal`: ranks 5 down to 1, side, none in
+    /// hand, captured).
+    pub fn notation(&self) -> String {
+        let ranks: Vec<String> = (0..5)
+            .rev()
+            .map(|rank| {
+                (0..5)
+                    .map(|file| match 1u32 << (file + 5 * rank) {
+                        bit if self.tigers & bit != 0 => 'T',
+                        bit if self.empty & bit != 0 => '.',
+                        _ => 'G',
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if self.tigers_to_move { 't' } else { 'g' };
+        format!("{} {side} 0 {}", ranks.join("/"), self.captured)
+    }
+
     /// Whether the parts make a sliding-phase position: four tigers, `captured + 1` empty points apart from them,
     /// at most four captured.
     pub fn is_valid(&self) -> bool {
@@ -138,6 +157,11 @@ impl LayerIndex {
     /// Positions in the layer, both sides to move.
     pub fn positions(&self) -> usize {
         (binomial(POINTS, TIGERS as usize) * self.empty_sets * 2) as usize
+    }
+
+    /// The rank of a set of four tiger points: positions are numbered by it first.
+    pub fn tiger_rank(&self, tigers: u32) -> usize {
+        rank_set(tigers) as usize
     }
 
     /// Positions that share one tiger set: consecutive numbers, both sides to move.

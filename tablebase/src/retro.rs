@@ -198,9 +198,10 @@ fn first_look(layer: &dyn Layer, i: usize) -> Result<(u16, u8), SolveError> {
         any = true;
         match child {
             Child::InLayer(_) => inside += 1,
-            Child::Decided(value) => match value.before() {
-                Value::Win(d) => fastest_win = Some(fastest_win.map_or(d, |w| w.min(d))),
-                Value::Loss(d) => longest_refutation = longest_refutation.max(d - 1),
+            // The child's value is the opponent's: its loss is a win one ply later, its win a refutation.
+            Child::Decided(value) => match value {
+                Value::Loss(k) => fastest_win = Some(fastest_win.map_or(k + 1, |w| w.min(k + 1))),
+                Value::Win(k) => longest_refutation = longest_refutation.max(k),
                 // A move into a draw is a move the opponent has not refuted: it stays counted as one.
                 Value::Draw => inside += 1,
             },

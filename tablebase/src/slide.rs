@@ -129,27 +129,8 @@ mod tests {
 
     /// The position in the rules core's notation, under `threefold-draw` (every step legal).
     fn game(s: &Slide) -> BaghChal {
-        let ranks: Vec<String> = (0..5)
-            .rev()
-            .map(|rank| {
-                (0..5)
-                    .map(|file| {
-                        let p = file + 5 * rank;
-                        if s.tigers >> p & 1 != 0 {
-                            'T'
-                        } else if s.empty >> p & 1 != 0 {
-                            '.'
-                        } else {
-                            'G'
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let side = if s.tigers_to_move { 't' } else { 'g' };
-        let text = format!("{} {side} 0 {}", ranks.join("/"), s.captured);
         let rules = BaghChal::parse_rules(None, &["repetition=threefold-draw".to_string()]).unwrap();
-        BaghChal::from_position(&rules, &text).unwrap()
+        BaghChal::from_position(&rules, &s.notation()).unwrap()
     }
 
     #[test]
