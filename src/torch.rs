@@ -18,6 +18,7 @@ mod selfplay_cmd;
 mod shell_cmd;
 mod signals;
 mod status_cmd;
+mod tablebase_cmd;
 mod train_cmd;
 
 use clap::{Parser, Subcommand};
@@ -71,6 +72,10 @@ enum Command {
     Play(zero_bot::cli::PlayArgs),
     /// Serve a web page to play against a bundle's network in a browser.
     Serve(zero_bot::cli::ServeArgs),
+    /// Solve Bagh Chal's sliding phase into a tablebase file, or verify one (docs/tablebase.md).
+    Solve(tablebase_cmd::SolveArgs),
+    /// A Bagh Chal position's value under perfect play and every move's, from the tablebase.
+    Probe(tablebase_cmd::ProbeArgs),
     /// Measure speed: `zero bench perft|nn|selfplay|train|arena|threads`.
     Bench(bench::BenchArgs),
     /// Print a shell completion script on stdout (`zero completions bash > ~/.local/share/bash-completion/completions/zero`).
@@ -102,6 +107,8 @@ fn main() {
         Command::Selfplay(args) => selfplay_cmd::run(args),
         Command::Eval(args) => eval_cmd::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Solve(args) => tablebase_cmd::solve(args),
+        Command::Probe(args) => tablebase_cmd::probe(args),
         Command::Completions(args) => shell_cmd::completions(args),
         Command::Man(args) => shell_cmd::man(args),
         Command::Export(args) => export_cmd::run(args),

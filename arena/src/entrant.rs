@@ -6,6 +6,7 @@ use crate::baselines::{AlphaBetaPlayer, GreedyPlayer, RandomPlayer, UctPlayer};
 use crate::network_player::{PolicyPlayer, SearchPlayer, SharedEvaluator};
 use crate::player::{Player, player_rng};
 use crate::spec::{PlayerKind, PlayerSpec};
+use crate::tablebase_player::{TablebasePlayer, as_player_of, is_baghchal};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -24,6 +25,8 @@ pub struct Entrant<G: Registered> {
     /// Whether [`Entrant::evaluator_copy`] can load another copy of the network (from its checkpoint file);
     /// an entrant made around a given evaluator can only share that one.
     reloadable: bool,
+    /// The tablebase of a `tablebase` player, opened once and shared by its games.
+    tablebase: Option<Arc<zero_tablebase::Table>>,
 }
 
 impl<G: Registered> Entrant<G> {
@@ -41,11 +44,16 @@ impl<G: Registered> Entrant<G> {
             _ => None,
         };
         let reloadable = evaluator.is_some();
+        let tablebase = match &spec.kind {
+            PlayerKind::Tablebase { file, .. } => Some(open_tablebase::<G>(file.as_deref())?),
+            _ => None,
+        };
         Ok(Entrant {
             spec,
             name,
             evaluator,
             reloadable,
+            tablebase,
         })
     }
 
@@ -92,6 +100,7 @@ impl<G: Registered> Entrant<G> {
             name,
             evaluator: Some(Arc::new(Mutex::new(evaluator))),
             reloadable: false,
+            tablebase: None,
         }
     }
 
@@ -143,6 +152,10 @@ impl<G: Registered> Entrant<G> {
             PlayerKind::Greedy => Box::new(GreedyPlayer::new(name, rng)),
             PlayerKind::AlphaBeta(limit) => Box::new(AlphaBetaPlayer::<G>::new(name, *limit, rng)),
             PlayerKind::Mcts { simulations } => Box::new(UctPlayer::new(name, *simulations, rng)),
+            PlayerKind::Tablebase { placement, .. } => {
+                let table = self.tablebase.clone().expect("prepared with its tablebase");
+                as_player_of::<G>(Box::new(TablebasePlayer::new(name, table, *placement, rng)))
+            }
             PlayerKind::Checkpoint {
                 simulations: 0,
                 millis: None,
@@ -185,6 +198,18 @@ impl<G: Registered> Entrant<G> {
             }
         }
     }
+}
+
+/// Opens the tablebase of a `tablebase` player: the file named, or the default one; Bagh Chal only.
+fn open_tablebase<G: Registered>(file: Option<&Path>) -> Result<Arc<zero_tablebase::Table>, ArenaError> {
+    if !is_baghchal::<G>() {
+        return Err(ArenaError::Invalid(format!(
+            "the tablebase player plays baghchal only, not {}",
+            G::NAME
+        )));
+    }
+    let table = zero_tablebase::open(file).map_err(|e| ArenaError::Invalid(e.to_string()))?;
+    Ok(Arc::new(table))
 }
 
 /// Loads the checkpoint at `path` as a network evaluator with a cache of its own.

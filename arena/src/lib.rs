@@ -24,9 +24,11 @@ pub mod entrant;
 pub mod matches;
 pub mod network_player;
 pub mod openings;
+pub mod oracle;
 pub mod player;
 pub mod spec;
 pub mod sprt;
+pub mod tablebase_player;
 
 pub use book_cache::{BookCache, BookSource};
 pub use elo::{GameResult, Standing, Standings, rate, rate_records};

@@ -1,5 +1,5 @@
 //! Player specifications as written on the command line: `random`, `greedy`, `alphabeta:depth=4`,
-//! `alphabeta:nodes=100000`, `alphabeta:ms=200`, `mcts:sims=200`,
+//! `alphabeta:nodes=100000`, `alphabeta:ms=200`, `mcts:sims=200`, `tablebase:ms=100` (Bagh Chal only),
 //! `ckpt:PATH,sims=64|ms=100|level=NAME[,temp=T][,root=puct|gumbel|FIRST/SECOND][,score=W|FIRST/SECOND][,device=D][,precision=auto|f32|bf16][,batch=N][,reuse=on|off]`, each with an optional
 //! `name=LABEL`. Parsing knows no game; [`crate::Entrant`] turns a spec into players of one game.
 
@@ -17,7 +17,9 @@ use zero_search::{RootSearch, SideRoots, SideWeights};
 pub enum SpecError {
     #[error("empty player spec")]
     Empty,
-    #[error("player spec {spec:?}: unknown player kind {kind:?}; known: random, greedy, alphabeta, mcts, ckpt")]
+    #[error(
+        "player spec {spec:?}: unknown player kind {kind:?}; known: random, greedy, alphabeta, mcts, ckpt, tablebase"
+    )]
     UnknownKind { spec: String, kind: String },
     #[error("player spec {spec:?}: unknown key {key:?} for {kind}; known: {known}")]
     UnknownKey {
@@ -92,6 +94,13 @@ pub enum PlayerKind {
         /// score head plays on its value alone.
         score_utility: SideWeights,
     },
+    /// Bagh Chal's perfect player (`tablebase[:file=PATH][,ms=N|depth=N|nodes=N]`): the tablebase's best move in
+    /// the sliding phase and the last placements it searches exactly ([`zero_tablebase::probe`]), alpha-beta
+    /// with the given limit before them. No file named: the default one ([`zero_tablebase::default_path`]).
+    Tablebase {
+        file: Option<PathBuf>,
+        placement: SearchLimit,
+    },
 }
 
 /// A parsed player spec.
@@ -151,6 +160,7 @@ impl PlayerSpec {
     pub fn thinks_on_the_clock(&self) -> bool {
         match &self.kind {
             PlayerKind::AlphaBeta(limit) => limit.millis.is_some(),
+            PlayerKind::Tablebase { placement, .. } => placement.millis.is_some(),
             PlayerKind::Checkpoint { millis, .. } => millis.is_some(),
             _ => false,
         }
@@ -288,8 +298,20 @@ impl<'a> SpecParts<'a> {
 
     fn alphabeta(&self) -> Result<PlayerKind, SpecError> {
         self.no_bare_parts()?;
+        let limit = self.search_limit(&self.pairs, "alphabeta", "depth, nodes, ms, name")?;
+        Ok(PlayerKind::AlphaBeta(limit))
+    }
+
+    /// An alpha-beta limit from `depth=`, `nodes=` and `ms=` among `pairs`; any other key is refused, naming the
+    /// `known` keys of `kind`.
+    fn search_limit(
+        &self,
+        pairs: &[(&str, &str)],
+        kind: &'static str,
+        known: &'static str,
+    ) -> Result<SearchLimit, SpecError> {
         let mut limit = SearchLimit::default();
-        for &(key, value) in &self.pairs {
+        for &(key, value) in pairs {
             match key {
                 "depth" => match self.small(key, value)? {
                     0 => return Err(self.bad_number(key, value, "a depth of at least 1")),
@@ -297,10 +319,25 @@ impl<'a> SpecParts<'a> {
                 },
                 "nodes" => limit.nodes = Some(self.bounded(key, value, 1..=MAX_ALPHABETA_NODES, "nodes")?),
                 "ms" => limit.millis = Some(self.move_time(key, value)?),
-                _ => return Err(self.unknown("alphabeta", key, "depth, nodes, ms, name")),
+                _ => return Err(self.unknown(kind, key, known)),
             }
         }
-        Ok(PlayerKind::AlphaBeta(limit))
+        Ok(limit)
+    }
+
+    /// `tablebase[:file=PATH][,ms=N|depth=N|nodes=N]`: the alpha-beta keys limit its placement moves.
+    fn tablebase(&self) -> Result<PlayerKind, SpecError> {
+        self.no_bare_parts()?;
+        let known = "file, depth, nodes, ms, name";
+        let file = self
+            .pairs
+            .iter()
+            .rev()
+            .find(|(key, _)| *key == "file")
+            .map(|(_, v)| PathBuf::from(v));
+        let limits: Vec<(&str, &str)> = self.pairs.iter().copied().filter(|(key, _)| *key != "file").collect();
+        let placement = self.search_limit(&limits, "tablebase", known)?;
+        Ok(PlayerKind::Tablebase { file, placement })
     }
 
     fn mcts(&self) -> Result<PlayerKind, SpecError> {
@@ -430,6 +467,7 @@ impl PlayerSpec {
             "alphabeta" | "ab" => parts.alphabeta()?,
             "mcts" | "uct" => parts.mcts()?,
             "ckpt" => parts.checkpoint()?,
+            "tablebase" => parts.tablebase()?,
             other => {
                 return Err(SpecError::UnknownKind {
                     spec: spec.to_string(),
@@ -444,6 +482,20 @@ impl PlayerSpec {
     }
 }
 
+/// An alpha-beta limit as spec parts: `depth=4` when none is set (the engine's default).
+fn limit_parts(limit: &SearchLimit) -> String {
+    let mut parts = Vec::new();
+    match (limit.depth, limit.nodes, limit.millis) {
+        (None, None, None) => parts.push("depth=4".to_string()),
+        (depth, nodes, millis) => {
+            parts.extend(depth.map(|d| format!("depth={d}")));
+            parts.extend(nodes.map(|n| format!("nodes={n}")));
+            parts.extend(millis.map(|m| format!("ms={m}")));
+        }
+    }
+    parts.join(",")
+}
+
 impl PlayerSpec {
     /// The name in tables and records: the label if given, else the spec written canonically (a checkpoint by
     /// its file name without directory).
@@ -456,18 +508,12 @@ impl PlayerSpec {
         match &self.kind {
             PlayerKind::Random => "random".to_string(),
             PlayerKind::Greedy => "greedy".to_string(),
-            PlayerKind::AlphaBeta(limit) => {
-                let mut parts = Vec::new();
-                match (limit.depth, limit.nodes, limit.millis) {
-                    (None, None, None) => parts.push("depth=4".to_string()),
-                    (depth, nodes, millis) => {
-                        parts.extend(depth.map(|d| format!("depth={d}")));
-                        parts.extend(nodes.map(|n| format!("nodes={n}")));
-                        parts.extend(millis.map(|m| format!("ms={m}")));
-                    }
-                }
-                format!("alphabeta:{}", parts.join(","))
-            }
+            PlayerKind::AlphaBeta(limit) => format!("alphabeta:{}", limit_parts(limit)),
+            PlayerKind::Tablebase { file: None, placement } => format!("tablebase:{}", limit_parts(placement)),
+            PlayerKind::Tablebase {
+                file: Some(file),
+                placement,
+            } => format!("tablebase:file={},{}", file.display(), limit_parts(placement)),
             PlayerKind::Mcts { simulations } => format!("mcts:sims={simulations}"),
             PlayerKind::Checkpoint {
                 path,

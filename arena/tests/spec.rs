@@ -356,3 +356,34 @@ fn a_search_budget_past_its_bound_is_refused_naming_the_key() {
         .to_string();
     assert!(text.contains("\"100\"") && text.contains("not both"), "{text}");
 }
+
+#[test]
+fn the_tablebase_player_parses_with_its_file_and_placement_limit() {
+    let plain = PlayerSpec::parse("tablebase").unwrap();
+    assert_eq!(
+        plain.kind,
+        PlayerKind::Tablebase {
+            file: None,
+            placement: SearchLimit::default()
+        }
+    );
+    assert_eq!(plain.name(), "tablebase:depth=4");
+    let timed = PlayerSpec::parse("tablebase:file=/tmp/b.tb,ms=100").unwrap();
+    match &timed.kind {
+        PlayerKind::Tablebase { file, placement } => {
+            assert_eq!(file.as_deref(), Some(std::path::Path::new("/tmp/b.tb")));
+            assert_eq!(placement.millis, Some(100));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(timed.thinks_on_the_clock());
+    assert_eq!(timed.canonical(), "tablebase:file=/tmp/b.tb,ms=100");
+    let err = PlayerSpec::parse("tablebase:sims=3").unwrap_err();
+    assert!(
+        matches!(&err, SpecError::UnknownKey { kind: "tablebase", key, .. } if key == "sims"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("file, depth, nodes, ms"), "{err}");
+    assert!(PlayerSpec::parse("tablebase:ms=0").is_err());
+    assert!(PlayerSpec::parse("tablebase:x.tb").is_err());
+}

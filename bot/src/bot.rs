@@ -120,6 +120,8 @@ pub struct Bot<G: Encoding> {
     /// The simulations it was made with (`--sims` or the bundle's): the `max` level's.
     own_sims: u32,
     level: Option<Level>,
+    /// With `--tablebase` (Bagh Chal): perfect play shown beside the analysis; never used to move.
+    pub tablebase: Option<crate::perfect::Tablebase>,
 }
 
 /// A bot is made for a game with a heuristic: its search may minimax it (a bundle's `minimax_weight`).
@@ -148,6 +150,7 @@ impl<G: Encoding + Heuristic> Bot<G> {
             rules: bundle.rules::<G>()?,
             own_sims: sims,
             level: None,
+            tablebase: None,
         })
     }
 }

@@ -5,7 +5,7 @@ use crate::{Bot, Bundle, Runtime, play, protocol, serve};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
-use zero_games::{Encoding, Heuristic, with_game};
+use zero_games::{Encoding, Game, Heuristic, with_game};
 use zero_search::Level;
 
 /// How strong the bot plays (its simulations, or a named level) and what runs its network.
@@ -41,6 +41,10 @@ pub struct BotArgs {
     pub bundle: PathBuf,
     #[command(flatten)]
     pub strength: Strength,
+    /// Bagh Chal: show perfect play from this tablebase (`zero solve baghchal`) with the analysis lines
+    /// (`info tablebase ...`); the bot never moves by it.
+    #[arg(long, value_name = "FILE")]
+    pub tablebase: Option<PathBuf>,
 }
 
 /// `zero bot`: serves the line protocol on stdin/stdout.
@@ -48,6 +52,7 @@ pub fn run_bot(args: BotArgs) -> Result<()> {
     let bundle = Bundle::open(&args.bundle)?;
     with_game!(bundle.manifest.game, G => {
         let mut bot = args.strength.bot::<G>(&bundle)?;
+        bot.tablebase = args.tablebase.as_deref().map(|path| crate::perfect::open(path, G::NAME)).transpose()?;
         protocol::serve(&mut bot, std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock())
     })
 }
@@ -85,12 +90,20 @@ pub struct ServeArgs {
     pub host: String,
     #[command(flatten)]
     pub strength: Strength,
+    /// Bagh Chal: show perfect play from this tablebase (`zero solve baghchal`) with the page's analysis; the
+    /// bot never moves by it.
+    #[arg(long, value_name = "FILE")]
+    pub tablebase: Option<PathBuf>,
 }
 
 /// `zero serve`: the web page and its JSON API.
 pub fn run_serve(args: ServeArgs) -> Result<()> {
     let bundle = Bundle::open(&args.bundle)?;
-    with_game!(bundle.manifest.game, G => serve::run(args.strength.bot::<G>(&bundle)?, &bundle, &args.host, args.port))
+    with_game!(bundle.manifest.game, G => {
+        let mut bot = args.strength.bot::<G>(&bundle)?;
+        bot.tablebase = args.tablebase.as_deref().map(|path| crate::perfect::open(path, G::NAME)).transpose()?;
+        serve::run(bot, &bundle, &args.host, args.port)
+    })
 }
 
 /// An error and its causes on one line, each said once: a cause whose text its context already includes (a

@@ -12,6 +12,7 @@ pub mod cli;
 pub mod export;
 pub mod http;
 pub mod lines;
+pub mod perfect;
 pub mod play;
 pub mod protocol;
 pub mod record;

@@ -303,6 +303,14 @@ fn go<G: Encoding>(
         top: &decision.top,
     };
     report.write(multipv, out)?;
+    if multipv > 0
+        && let Some(answer) = bot
+            .tablebase
+            .as_ref()
+            .and_then(|table| crate::perfect::perfect_play(table, game))
+    {
+        writeln!(out, "{}", crate::perfect::protocol_line(&answer))?;
+    }
     writeln!(out, "info value {:.4} line {}", decision.value, decision.line.join(" "))?;
     writeln!(out, "bestmove {}", decision.text)?;
     out.flush()?;

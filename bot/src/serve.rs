@@ -338,15 +338,20 @@ impl<G: Encoding> Api<G> {
                         "q": m.q, "line": m.line })
             })
             .collect();
-        Response::json(
-            200,
-            &json!({
-                "position": game.position(), "to_move": G::player_name(game.to_move()),
-                "value": decision.value, "wdl": permille_wdl(decision.value, draw),
-                "simulations": decision.simulations, "best": decision.text,
-                "best_squares": squares_of(&decision.text), "top": top,
-            }),
-        )
+        let mut answer = json!({
+            "position": game.position(), "to_move": G::player_name(game.to_move()),
+            "value": decision.value, "wdl": permille_wdl(decision.value, draw),
+            "simulations": decision.simulations, "best": decision.text,
+            "best_squares": squares_of(&decision.text), "top": top,
+        });
+        if let Some(perfect) = bot
+            .tablebase
+            .as_ref()
+            .and_then(|table| crate::perfect::perfect_play(table, &game))
+        {
+            answer["perfect_play"] = crate::perfect::json(&perfect);
+        }
+        Response::json(200, &answer)
     }
 
     /// `GET /api/ply?ply=N`: the game's position after its first N moves, for stepping through the move list.

@@ -51,6 +51,7 @@ pub fn write_report(run_dir: &Path) -> Result<Report> {
         ),
         ("equal-time-generation.png", plots::equal_time_by_generation),
         ("equal-time-hours.png", plots::equal_time_by_hours),
+        ("perfect-play-generation.png", plots::oracle_by_generation),
         ("elo-generation.png", plots::elo_by_generation),
         ("elo-time.png", plots::elo_by_time),
         ("phase-time.png", plots::phase_time),
@@ -88,6 +89,10 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
         let equal_time = g.equal_time.as_ref().map_or("-".to_string(), |e| {
             format!("vs {} ({} ms): {}", e.result.opponent, e.ms, e.describe())
         });
+        let oracle = g
+            .oracle
+            .as_ref()
+            .map_or("-".to_string(), |o| format!("{:.1}%", 100.0 * o.accuracy));
         let scores = g
             .scores
             .iter()
@@ -103,7 +108,7 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
             )
         });
         rows.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}%</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}%</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
             g.generation,
             g.games,
             g.positions,
@@ -111,6 +116,7 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
             g.mean_game_length,
             100.0 * g.draw_rate,
             escape(&equal_time),
+            escape(&oracle),
             escape(&elo),
             escape(&scores),
             escape(&gate)
@@ -132,7 +138,7 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
         .map(|n| format!("<img src=\"{0}\" alt=\"{0}\">\n", n.to_string_lossy()))
         .collect();
     format!(
-        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>zero run {t}</title>\n<style>body{{font-family:sans-serif;margin:2em}}img{{max-width:48%;margin:0.5%}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}}pre{{background:#f4f4f4;padding:1em}}.warn{{color:#b00}}</style></head>\n<body><h1>zero run {t}</h1>\n{warnings}<h2>Generations</h2>\n<table><tr><th>generation</th><th>games</th><th>positions</th><th>positions/s</th><th>mean length</th><th>draws</th><th>at equal time [95%]</th><th>Elo [95%]</th><th>scores [95%]</th><th>gate</th></tr>\n{rows}</table>\n<h2>Plots</h2>\n{images}<h2>Config</h2>\n<pre>{config}</pre>\n</body></html>\n",
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>zero run {t}</title>\n<style>body{{font-family:sans-serif;margin:2em}}img{{max-width:48%;margin:0.5%}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}}pre{{background:#f4f4f4;padding:1em}}.warn{{color:#b00}}</style></head>\n<body><h1>zero run {t}</h1>\n{warnings}<h2>Generations</h2>\n<table><tr><th>generation</th><th>games</th><th>positions</th><th>positions/s</th><th>mean length</th><th>draws</th><th>at equal time [95%]</th><th>perfect play</th><th>Elo [95%]</th><th>scores [95%]</th><th>gate</th></tr>\n{rows}</table>\n<h2>Plots</h2>\n{images}<h2>Config</h2>\n<pre>{config}</pre>\n</body></html>\n",
         t = escape(&title),
         config = escape(config)
     )

@@ -305,6 +305,34 @@ pub fn equal_time_by_hours(path: &Path, generations: &[GenerationSummary], _: &S
     )
 }
 
+/// Bagh Chal: the share of the network's moves that keep the result under perfect play, by generation: over
+/// all positions, and in the sliding phase by side to move.
+pub fn oracle_by_generation(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+    let series = |name: &str, of: fn(&crate::summary::OracleSummary) -> Option<f64>| Series {
+        name: name.to_string(),
+        points: generations
+            .iter()
+            .filter_map(|g| {
+                g.oracle
+                    .as_ref()
+                    .and_then(of)
+                    .map(|x| (g.generation as f64, 100.0 * x, None))
+            })
+            .collect(),
+    };
+    chart(
+        path,
+        "Moves that keep the result under perfect play",
+        ("generation", XAxis::Generations),
+        "% of moves",
+        &[
+            series("all positions", |o| Some(o.accuracy)),
+            series("goats to move", |o| o.goats),
+            series("tigers to move", |o| o.tigers),
+        ],
+    )
+}
+
 /// Minutes of each phase by generation (where the session that finished the generation ran it).
 pub fn phase_time(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
     let phase = |name: &str, of: fn(&GenerationSummary) -> Option<PhaseTime>| Series {

@@ -72,6 +72,9 @@ pub struct GenerationSummary {
     /// With `run.eval_equal_time_ms`: the network against alpha-beta at equal thinking time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub equal_time: Option<EqualTimeResult>,
+    /// Bagh Chal with a tablebase (`run.eval_oracle_positions`): the network's moves against perfect play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oracle: Option<OracleSummary>,
     /// With `run.gate`: what the gate decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gate: Option<GateSummary>,
@@ -263,6 +266,37 @@ impl MatchScore {
     /// Wins, draws and losses: `34-4-12`.
     pub fn wdl(&self) -> String {
         format!("{}-{}-{}", self.wins, self.draws, self.losses)
+    }
+}
+
+/// A generation's network scored against perfect play (Bagh Chal's tablebase): the shares of its moves that kept
+/// the position's result, on a fixed set of positions from real games.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OracleSummary {
+    /// Positions scored, and the simulations of the network's search on each.
+    pub positions: usize,
+    pub simulations: u32,
+    /// Over every position, then the sliding phase by side to move, then the last placements.
+    pub accuracy: f64,
+    pub goats: Option<f64>,
+    pub tigers: Option<f64>,
+    pub placement: Option<f64>,
+}
+
+impl OracleSummary {
+    /// `91.7% of moves keep the result (sliding phase: goats 95.0%, tigers 88.3%; placement 85.0%; 120 positions
+    /// at 64 simulations)`.
+    pub fn describe(&self) -> String {
+        let share = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{:.1}%", 100.0 * x));
+        format!(
+            "{:.1}% of moves keep the result (sliding phase: goats {}, tigers {}; placement {}; {} positions at {} simulations)",
+            100.0 * self.accuracy,
+            share(self.goats),
+            share(self.tigers),
+            share(self.placement),
+            self.positions,
+            self.simulations
+        )
     }
 }
 

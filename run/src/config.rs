@@ -60,6 +60,14 @@ pub struct LoopConfig {
     /// self-play leaves idle; its summary line then comes one generation later. The last generation's is played
     /// alone.
     pub eval_beside_selfplay: bool,
+    /// Bagh Chal: each generation's network scored against perfect play on this many sliding-phase positions
+    /// of each side to move from the standard oracle set (`zero bench oracle`), and a fifth as many
+    /// end-of-placement ones, searching `eval_simulations`; 0 = off. It needs a tablebase
+    /// (`eval_oracle_tablebase`; `zero solve baghchal` writes the default one): without one the run says so once
+    /// and goes on. Other games ignore it.
+    pub eval_oracle_positions: usize,
+    /// The tablebase file for `eval_oracle_positions`; empty: the default, `$ZERO_CACHE/tablebases/baghchal.tb`.
+    pub eval_oracle_tablebase: String,
     /// Seed of the run's self-play and evaluation.
     pub seed: u64,
     /// Gate each new network: it replaces the network self-play uses only when an SPRT against that one accepts
@@ -96,6 +104,8 @@ impl Default for LoopConfig {
             eval_equal_time_minimax: SearchConfig::DEFAULT.minimax_weight,
             eval_equal_time_every: 1,
             eval_beside_selfplay: false,
+            eval_oracle_positions: 50,
+            eval_oracle_tablebase: String::new(),
             seed: 1,
             gate: false,
             gate_elo0: 0.0,
@@ -271,6 +281,8 @@ pub const RESUMABLE_KEYS: &[&str] = &[
     "run.eval_equal_time_minimax",
     "run.eval_equal_time_every",
     "run.eval_beside_selfplay",
+    "run.eval_oracle_positions",
+    "run.eval_oracle_tablebase",
     "selfplay.workers",
     "selfplay.games_in_flight",
     "selfplay.precision",

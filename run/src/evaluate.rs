@@ -18,7 +18,7 @@
 
 use crate::config::{LoopConfig, RunConfig};
 use crate::dir::RunDir;
-use crate::summary::{EqualTimeResult, MatchScore, SideScore, is_network_name, network_name};
+use crate::summary::{EqualTimeResult, MatchScore, OracleSummary, SideScore, is_network_name, network_name};
 use anyhow::{Context, Result, bail};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
@@ -238,6 +238,58 @@ pub fn equal_time<G: Registered>(
         result: match_score(&records, &name, opponent.name()),
         by_side: side_scores::<G>(&records, &name, opponent.name()),
     }))
+}
+
+/// Bagh Chal's per-generation check against perfect play (`run.eval_oracle_positions`): network `generation`
+/// searching `run.eval_simulations` on the head of the standard oracle set. None for other games, when it is
+/// off, or without a tablebase (said once).
+pub fn oracle<G: Registered>(config: &RunConfig, dir: &RunDir, generation: u32) -> Result<Option<OracleSummary>> {
+    let per_side = config.run.eval_oracle_positions;
+    if G::NAME != zero_games::baghchal::BaghChal::NAME || per_side == 0 {
+        return Ok(None);
+    }
+    let Some(table) = oracle_tablebase(&config.run.eval_oracle_tablebase)? else {
+        return Ok(None);
+    };
+    let set = zero_arena::oracle::OracleSet::standard().head(per_side, per_side.div_ceil(5));
+    if set.positions.is_empty() {
+        return Ok(None);
+    }
+    let network = entrant::<G>(config, dir, generation)?;
+    let score = zero_arena::oracle::score(&network, &set, &table, config.run.seed)?;
+    Ok(Some(OracleSummary {
+        positions: set.positions.len(),
+        simulations: config.run.eval_simulations,
+        accuracy: score.accuracy("").unwrap_or(0.0),
+        goats: score.accuracy("goats"),
+        tigers: score.accuracy("tigers"),
+        placement: score.accuracy("placement"),
+    }))
+}
+
+/// The tablebase of `run.eval_oracle_tablebase` (empty: the default file), opened once per process; none, said
+/// once, where the default one is not solved yet.
+fn oracle_tablebase(named: &str) -> Result<Option<std::sync::Arc<zero_tablebase::Table>>> {
+    use std::sync::{Arc, Mutex};
+    type Opened = Option<(String, Option<Arc<zero_tablebase::Table>>)>;
+    static OPENED: Mutex<Opened> = Mutex::new(None);
+    let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((held, table)) = opened.as_ref()
+        && held == named
+    {
+        return Ok(table.clone());
+    }
+    let file = (!named.is_empty()).then(|| Path::new(named));
+    let table = match zero_tablebase::open(file) {
+        Ok(table) => Some(Arc::new(table)),
+        Err(e @ (zero_tablebase::TablebaseError::NotSolved { .. } | zero_tablebase::TablebaseError::NoDefault)) => {
+            tracing::info!("no check against perfect play: {e}");
+            None
+        }
+        Err(e) => return Err(e).context("run.eval_oracle_tablebase"),
+    };
+    *opened = Some((named.to_string(), table.clone()));
+    Ok(table)
 }
 
 /// The file of generation `generation`'s equal-time match: `gen-NNNN-msN.jsonl`, with the root search and the

@@ -346,6 +346,7 @@ impl<G: Registered> Generation<'_, G> {
             (summary.ratings, summary.scores) = self.evaluate(g + 1, true)?;
         }
         summary.equal_time = evaluate::equal_time::<G>(self.config, self.dir, self.rules, self.book, g + 1)?;
+        summary.oracle = evaluate::oracle::<G>(self.config, self.dir, g + 1)?;
         let (next_selfplay, gate) = self.gate(g + 1, state.selfplay_network)?;
         summary.gate = gate;
         summary.phases.evaluate = Some(watch.stop());
@@ -664,6 +665,7 @@ fn summarize(
         scores: Vec::new(),
         network: network_name(generation),
         equal_time: None,
+        oracle: None,
         gate: None,
         sparring: selfplay.sparring,
     };
@@ -734,6 +736,13 @@ fn print_summary(s: &GenerationSummary) {
             e.result.opponent,
             e.ms,
             e.describe()
+        ));
+    }
+    if let Some(oracle) = &s.oracle {
+        say(format!(
+            "                {} against perfect play: {}",
+            s.network,
+            oracle.describe()
         ));
     }
     if let Some(gate) = &s.gate {

@@ -4,6 +4,7 @@
 mod arena;
 mod cluster;
 mod nn;
+mod oracle;
 mod perft;
 mod selfplay;
 mod threads;
@@ -24,6 +25,8 @@ pub enum BenchCommand {
     Arena(arena::ArenaBenchArgs),
     /// The run's per-generation bookkeeping over many followers' shards: listing, counting, the replay index.
     Cluster(cluster::ClusterBenchArgs),
+    /// Bagh Chal players against perfect play: the share of moves that keep the result, from the tablebase.
+    Oracle(oracle::OracleBenchArgs),
     /// Perft nodes per second for each game's benchmark positions, and instructions per leaf under callgrind.
     Perft(perft::PerftBenchArgs),
     /// The network of a config: evaluations/s and GFLOP/s by batch size beside the matmul ceiling.
@@ -43,6 +46,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchCommand::Cluster(a) => cluster::run(a),
         BenchCommand::Perft(a) => perft::run(a),
         BenchCommand::Nn(a) => nn::run(a),
+        BenchCommand::Oracle(a) => oracle::run(a),
         BenchCommand::Threads(a) => threads::run(a),
         BenchCommand::Train(a) => train::run(a),
         BenchCommand::Selfplay(a) => selfplay::run(a),

@@ -1,14 +1,15 @@
 //! Positions counted once per symmetry class: the eight symmetries of the board map a position to others of the
 //! same value, and a class is counted at its member of least number ([`LayerIndex::index`]). The numbering sorts
-//! by the tigers' set first, so a class's least member has the least tiger set of the class, and the empty
-//! points then decide only among the symmetries that keep that tiger set.
+//! by the tigers' set first, so a class's least member has the least tiger set of its orbit ([`Orbits`]), and
+//! the empty points then decide only among the symmetries that keep that tiger set.
 
-use crate::index::{LayerIndex, Slide};
+use crate::index::{LayerIndex, Orbits, Slide};
 use crate::retro::Value;
+use rayon::prelude::*;
 use zero_games::baghchal::board::{SYMMETRIES, map_points};
 
 /// How many symmetry classes of one layer and side to move are won, lost and drawn by the side to move.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ClassCounts {
     pub positions: u64,
     pub wins: u64,
@@ -17,6 +18,15 @@ pub struct ClassCounts {
 }
 
 impl ClassCounts {
+    fn plus(&self, other: &ClassCounts) -> ClassCounts {
+        ClassCounts {
+            positions: self.positions + other.positions,
+            wins: self.wins + other.wins,
+            losses: self.losses + other.losses,
+            draws: self.draws + other.draws,
+        }
+    }
+
     fn add(&mut self, value: Value) {
         self.positions += 1;
         match value {
@@ -27,47 +37,57 @@ impl ClassCounts {
     }
 }
 
-/// The symmetries that map the tiger set `tigers` onto itself, when no symmetry maps it below itself in the
-/// numbering; `None` when one does (then no position with these tigers is its class's least member).
-fn stabiliser_if_least(index: &LayerIndex, tigers: u32) -> Option<Vec<usize>> {
-    let own = index.tiger_rank(tigers);
-    let mut keep = Vec::new();
-    for sym in 0..SYMMETRIES {
-        match index.tiger_rank(map_points(sym, tigers)).cmp(&own) {
-            std::cmp::Ordering::Less => return None,
-            std::cmp::Ordering::Equal => keep.push(sym),
-            std::cmp::Ordering::Greater => {}
-        }
-    }
-    Some(keep)
+/// The symmetries that map the tiger set `tigers` onto itself.
+fn stabiliser(tigers: u32) -> Vec<usize> {
+    (0..SYMMETRIES)
+        .filter(|&sym| map_points(sym, tigers) == tigers)
+        .collect()
 }
 
 /// The counts of one layer's classes, goats to move first, tigers second; `values` is the layer's solved
 /// values ([`crate::retro::solve`]).
 pub fn count_classes(index: &LayerIndex, values: &[u16]) -> [ClassCounts; 2] {
-    let mut counts = [ClassCounts::default(); 2];
+    let orbits = Orbits::new(index);
     let block = index.tiger_block();
-    for first in (0..index.positions()).step_by(block) {
-        let tigers = index.slide(first).tigers;
-        let Some(stabiliser) = stabiliser_if_least(index, tigers) else {
-            continue;
-        };
-        for (i, &code) in values.iter().enumerate().skip(first).take(block) {
-            let slide = index.slide(i);
-            let least = stabiliser.iter().all(|&sym| {
-                let image = Slide {
-                    empty: map_points(sym, slide.empty),
-                    ..slide
-                };
-                index.index(&image) >= i
-            });
-            if least {
-                let value = Value::decode(code).expect("a solved layer");
-                counts[slide.tigers_to_move as usize].add(value);
+    let kept = orbits.kept();
+    count_classes_in_blocks(index, kept, &|k| &values[kept[k] * block..(kept[k] + 1) * block])
+}
+
+/// The counts of one layer's classes from the blocks of the least tiger sets of their orbits: `kept` holds
+/// their tiger ranks ([`Orbits::kept`]) and `block_values(k)` the values of the block of `kept[k]`.
+pub fn count_classes_in_blocks<'a>(
+    index: &LayerIndex,
+    kept: &[usize],
+    block_values: &(dyn Fn(usize) -> &'a [u16] + Sync),
+) -> [ClassCounts; 2] {
+    let block = index.tiger_block();
+    kept.par_iter()
+        .enumerate()
+        .map(|(k, &rank)| {
+            let mut counts = [ClassCounts::default(); 2];
+            let first = rank * block;
+            let stabiliser = stabiliser(index.tiger_set(rank));
+            for (offset, &code) in block_values(k).iter().enumerate() {
+                let i = first + offset;
+                let slide = index.slide(i);
+                let least = stabiliser.iter().all(|&sym| {
+                    let image = Slide {
+                        empty: map_points(sym, slide.empty),
+                        ..slide
+                    };
+                    index.index(&image) >= i
+                });
+                if least {
+                    let value = Value::decode(code).expect("a solved layer");
+                    counts[slide.tigers_to_move as usize].add(value);
+                }
             }
-        }
-    }
-    counts
+            counts
+        })
+        .reduce(
+            || [ClassCounts::default(); 2],
+            |a, b| [a[0].plus(&b[0]), a[1].plus(&b[1])],
+        )
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! among the 25 (12,650 sets) and `empty_rank` the `captured + 1` empty points among the 21 the tigers leave
 //! (the goats fill the rest). Both ranks are colexicographic (the combinatorial number system).
 
-use zero_games::baghchal::board::{ALL_POINTS, POINTS};
+use zero_games::baghchal::board::{ALL_POINTS, POINTS, SYMMETRIES, map_points};
 
 /// Goats in all; the tigers win at the fifth capture.
 pub const GOATS: u32 = 20;
@@ -164,6 +164,16 @@ impl LayerIndex {
         rank_set(tigers) as usize
     }
 
+    /// The set of four tiger points of rank `rank` (below 12,650).
+    pub fn tiger_set(&self, rank: usize) -> u32 {
+        self.tiger_sets[rank]
+    }
+
+    /// Tiger sets in all: 12,650, the four-point subsets of the 25 points.
+    pub fn tiger_sets(&self) -> usize {
+        self.tiger_sets.len()
+    }
+
     /// Positions that share one tiger set: consecutive numbers, both sides to move.
     pub fn tiger_block(&self) -> usize {
         self.empty_sets as usize * 2
@@ -195,6 +205,61 @@ impl LayerIndex {
             captured: self.captured,
             tigers_to_move: side == 1,
         }
+    }
+}
+
+/// For every tiger set, the symmetry that maps it to the least-ranked set of its orbit, and the kept block of
+/// that least set.
+#[derive(Debug, Clone)]
+pub struct Orbits {
+    /// Per tiger rank: a symmetry that maps the set onto its orbit's least member.
+    to_least: Vec<u8>,
+    /// Per tiger rank: its block among the kept ones, when it is its orbit's least member.
+    kept_block: Vec<Option<u32>>,
+    /// The kept tiger ranks, in order.
+    kept: Vec<usize>,
+}
+
+impl Orbits {
+    pub fn new(index: &LayerIndex) -> Orbits {
+        let sets = index.tiger_sets();
+        let mut to_least = Vec::with_capacity(sets);
+        let mut kept_block = Vec::with_capacity(sets);
+        let mut kept = Vec::new();
+        for rank in 0..sets {
+            let tigers = index.tiger_set(rank);
+            let (least, sym) = (0..SYMMETRIES)
+                .map(|sym| (index.tiger_rank(map_points(sym, tigers)), sym))
+                .min()
+                .expect("eight symmetries");
+            to_least.push(sym as u8);
+            if least == rank {
+                kept_block.push(Some(kept.len() as u32));
+                kept.push(rank);
+            } else {
+                kept_block.push(None);
+            }
+        }
+        Orbits {
+            to_least,
+            kept_block,
+            kept,
+        }
+    }
+
+    /// A symmetry that maps the tiger set of rank `rank` onto its orbit's least member.
+    pub fn to_least(&self, rank: usize) -> usize {
+        self.to_least[rank] as usize
+    }
+
+    /// The kept block of tiger rank `rank`, when it is its orbit's least member.
+    pub fn kept_block(&self, rank: usize) -> Option<usize> {
+        self.kept_block[rank].map(|k| k as usize)
+    }
+
+    /// The tiger ranks whose blocks are kept, in the order they are kept.
+    pub fn kept(&self) -> &[usize] {
+        &self.kept
     }
 }
 
@@ -231,6 +296,18 @@ mod tests {
                 assert!(slide.is_valid(), "{i}: {slide:?}");
                 assert_eq!(layer.index(&slide), i, "{slide:?}");
             }
+        }
+    }
+
+    #[test]
+    fn one_tiger_set_of_each_orbit_is_kept_and_every_set_maps_onto_its_own() {
+        let index = LayerIndex::new(0);
+        let orbits = Orbits::new(&index);
+        assert_eq!(orbits.kept().len(), 1666);
+        for rank in 0..index.tiger_sets() {
+            let sym = orbits.to_least[rank] as usize;
+            let least = index.tiger_rank(map_points(sym, index.tiger_set(rank)));
+            assert!(least <= rank && orbits.kept_block[least].is_some(), "{rank}");
         }
     }
 }

@@ -63,6 +63,27 @@ impl Value {
             Value::Draw => Value::Draw,
         }
     }
+
+    /// How good the value is for its side, as a number to compare: any win beats a draw, which beats any loss; a
+    /// sooner win and a later loss are better.
+    pub fn goodness(self) -> i32 {
+        match self {
+            Value::Win(d) => i32::from(MAX_PLIES) + 1 - i32::from(d),
+            Value::Draw => 0,
+            Value::Loss(d) => i32::from(d) - i32::from(MAX_PLIES) - 1,
+        }
+    }
+
+    /// The value of a position whose moves lead to positions of these values (each for its own side to move):
+    /// the best of them for the mover, a loss at once when there is no move. This is the relation every solved
+    /// position holds with its children.
+    pub fn from_children(children: impl IntoIterator<Item = Value>) -> Value {
+        children
+            .into_iter()
+            .map(Value::before)
+            .max_by_key(|v| v.goodness())
+            .unwrap_or(Value::Loss(0))
+    }
 }
 
 /// A move's result as the layer sees it.
@@ -309,6 +330,25 @@ mod tests {
             }
             if !changed {
                 return known.into_iter().map(|v| v.unwrap_or(Value::Draw)).collect();
+            }
+        }
+    }
+
+    #[test]
+    fn every_solved_value_is_the_one_its_children_give() {
+        for seed in 0..100 {
+            let g = Graph::random(60, seed);
+            let solved: Vec<Value> = solve(&g, &mut |_, _| {})
+                .unwrap()
+                .into_iter()
+                .map(|c| Value::decode(c).unwrap())
+                .collect();
+            for (i, children) in g.children.iter().enumerate() {
+                let values = children.iter().map(|c| match c {
+                    Child::InLayer(j) => solved[*j],
+                    Child::Decided(v) => *v,
+                });
+                assert_eq!(solved[i], Value::from_children(values), "seed {seed}, position {i}");
             }
         }
     }

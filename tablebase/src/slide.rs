@@ -20,6 +20,37 @@ fn each_bit(mut bits: u32, mut f: impl FnMut(usize)) {
     }
 }
 
+/// Where a move from a sliding-phase position leads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Successor {
+    /// A sliding-phase position: of the same layer after a step, of the next after a capture.
+    Position(Slide),
+    /// The tigers' fifth capture: the game is over and the goats have lost.
+    TigersWon,
+}
+
+/// Calls `f` with where each legal move of `s` leads, under the `threefold-draw` rules (every step legal).
+pub fn successors(s: &Slide, f: &mut dyn FnMut(Successor)) {
+    let movers = if s.tigers_to_move { s.tigers } else { s.goats() };
+    each_bit(movers, |from| {
+        for dir in 0..8 {
+            let to = STEP[from][dir];
+            if to == NONE {
+                continue;
+            }
+            let to = to as usize;
+            if s.empty >> to & 1 != 0 {
+                f(Successor::Position(stepped(s, from, to)));
+            } else if s.tigers_to_move && s.tigers >> to & 1 == 0 {
+                let land = JUMP[from][dir];
+                if land != NONE && s.empty >> land & 1 != 0 {
+                    f(captured(s, from, to, land as usize));
+                }
+            }
+        }
+    });
+}
+
 /// The position after the piece on `from` steps to the empty `to`.
 fn stepped(s: &Slide, from: usize, to: usize) -> Slide {
     let flip = 1 << from | 1 << to;
@@ -31,23 +62,17 @@ fn stepped(s: &Slide, from: usize, to: usize) -> Slide {
     }
 }
 
-impl SlideLayer<'_> {
-    /// The value of the position after a capture, for the goats to move.
-    fn after_capture(&self, s: &Slide, from: usize, over: usize, to: usize) -> Value {
-        match self.next {
-            // The fifth capture: the goats have lost.
-            None => Value::Loss(0),
-            Some((index, values)) => {
-                let next = Slide {
-                    tigers: s.tigers ^ (1 << from | 1 << to),
-                    empty: s.empty ^ (1 << from | 1 << over | 1 << to),
-                    captured: s.captured + 1,
-                    tigers_to_move: false,
-                };
-                Value::decode(values[index.index(&next)]).expect("the next layer is solved")
-            }
-        }
+/// Where the tiger on `from` capturing the goat on `over` and landing on `to` leads.
+fn captured(s: &Slide, from: usize, over: usize, to: usize) -> Successor {
+    if s.captured + 1 == LAYERS {
+        return Successor::TigersWon;
     }
+    Successor::Position(Slide {
+        tigers: s.tigers ^ (1 << from | 1 << to),
+        empty: s.empty ^ (1 << from | 1 << over | 1 << to),
+        captured: s.captured + 1,
+        tigers_to_move: false,
+    })
 }
 
 impl Layer for SlideLayer<'_> {
@@ -57,23 +82,15 @@ impl Layer for SlideLayer<'_> {
 
     fn for_each_child(&self, i: usize, f: &mut dyn FnMut(Child)) {
         let s = self.index.slide(i);
-        let movers = if s.tigers_to_move { s.tigers } else { s.goats() };
-        each_bit(movers, |from| {
-            for dir in 0..8 {
-                let to = STEP[from][dir];
-                if to == NONE {
-                    continue;
-                }
-                let to = to as usize;
-                if s.empty >> to & 1 != 0 {
-                    f(Child::InLayer(self.index.index(&stepped(&s, from, to))));
-                } else if s.tigers_to_move && s.tigers >> to & 1 == 0 {
-                    let land = JUMP[from][dir];
-                    if land != NONE && s.empty >> land & 1 != 0 {
-                        f(Child::Decided(self.after_capture(&s, from, to, land as usize)));
-                    }
-                }
+        successors(&s, &mut |next| match next {
+            Successor::Position(p) if p.captured == s.captured => f(Child::InLayer(self.index.index(&p))),
+            Successor::Position(p) => {
+                let (index, values) = self.next.expect("a capture below the fifth leads into the next layer");
+                f(Child::Decided(
+                    Value::decode(values[index.index(&p)]).expect("the next layer is solved"),
+                ))
             }
+            Successor::TigersWon => f(Child::Decided(Value::Loss(0))),
         });
     }
 
@@ -100,22 +117,34 @@ impl Layer for SlideLayer<'_> {
     }
 }
 
-/// Every layer's values, indexed by [`LayerIndex`] (layer `c` at `[c]`), solved from four captured down to none.
-/// `progress` gets the layer, the depth finished and the positions decided in that layer so far.
+/// The values of every position of layer `c` ([`LayerIndex`]'s numbering), given the values of every position
+/// of layer `c + 1` (none for four captured, where the next capture ends the game). `progress` gets the depth
+/// finished and the positions decided so far.
+pub fn solve_layer(c: u32, next: Option<&[u16]>, progress: &mut dyn FnMut(u16, usize)) -> Result<Vec<u16>, SolveError> {
+    let next_index = (c + 1 < LAYERS).then(|| LayerIndex::new(c + 1));
+    let next = match (&next_index, next) {
+        (Some(index), Some(values)) => Some((index, values)),
+        (None, None) => None,
+        _ => panic!("layer {c} needs the next layer's values exactly when it is not the last"),
+    };
+    let layer = SlideLayer {
+        index: LayerIndex::new(c),
+        next,
+    };
+    retro::solve(&layer, progress)
+}
+
+/// Every layer's values, indexed by [`LayerIndex`] (layer `c` at `[c]`), solved from four captured down to the
+/// least of `layers`. `progress` gets the layer, the depth finished and the positions decided in that layer so
+/// far.
 pub fn solve_all(
     layers: std::ops::RangeInclusive<u32>,
     progress: &mut dyn FnMut(u32, u16, usize),
 ) -> Result<Vec<Vec<u16>>, SolveError> {
     let mut solved: Vec<Vec<u16>> = vec![Vec::new(); LAYERS as usize];
-    let indexes: Vec<LayerIndex> = (0..LAYERS).map(LayerIndex::new).collect();
-    for c in (0..LAYERS).rev().filter(|c| *c >= *layers.start()) {
-        let next = (c + 1 < LAYERS).then(|| (&indexes[c as usize + 1], solved[c as usize + 1].as_slice()));
-        let layer = SlideLayer {
-            index: indexes[c as usize].clone(),
-            next,
-        };
-        let values = retro::solve(&layer, &mut |depth, decided| progress(c, depth, decided))?;
-        solved[c as usize] = values;
+    for c in (*layers.start()..LAYERS).rev() {
+        let next = solved.get(c as usize + 1).map(Vec::as_slice);
+        solved[c as usize] = solve_layer(c, next, &mut |depth, decided| progress(c, depth, decided))?;
     }
     Ok(solved)
 }
@@ -137,7 +166,7 @@ mod tests {
     fn moves_are_the_rules_cores_and_every_move_has_its_unmove() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let indexes: Vec<LayerIndex> = (0..LAYERS).map(LayerIndex::new).collect();
-        // The next layer's values are never read here: a capture is checked by the position it leads to.
+        // Captures are counted here; where they lead is the next layer's business.
         for _ in 0..3000 {
             let c = rng.random_range(0..LAYERS);
             let index = &indexes[c as usize];
@@ -149,9 +178,9 @@ mod tests {
             };
             let mut inside = Vec::new();
             let mut captures = 0;
-            layer.for_each_child(i, &mut |child| match child {
-                Child::InLayer(j) => inside.push(j),
-                Child::Decided(_) => captures += 1,
+            successors(&s, &mut |next| match next {
+                Successor::Position(p) if p.captured == c => inside.push(index.index(&p)),
+                _ => captures += 1,
             });
             let g = game(&s);
             let mut moves = Vec::new();
