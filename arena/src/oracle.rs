@@ -222,13 +222,14 @@ pub fn score<G: Registered>(
     table: &Table,
     seed: u64,
 ) -> Result<OracleScore, ArenaError> {
-    if G::NAME != BaghChal::NAME {
+    if !crate::tablebase_player::is_baghchal::<G>() {
         return Err(ArenaError::Invalid(format!(
             "perfect play is known for baghchal only, not {}",
             G::NAME
         )));
     }
     let rules = zero_games::baghchal::BaghChalRules::default();
+    let their_rules = G::parse_rules(None, &[]).map_err(|e| ArenaError::Invalid(e.to_string()))?;
     let bad = |p: &OraclePosition, e: &dyn std::fmt::Display| {
         ArenaError::Invalid(format!("oracle position {:?}: {e}", p.position))
     };
@@ -236,8 +237,7 @@ pub fn score<G: Registered>(
     for (i, p) in set.positions.iter().enumerate() {
         let game = BaghChal::from_position(&rules, &p.position).map_err(|e| bad(p, &e))?;
         let probe = table.probe(&game).map_err(|e| bad(p, &e))?;
-        let theirs = G::from_position(&G::parse_rules(None, &[]).map_err(|e| bad(p, &e))?, &p.position)
-            .map_err(|e| bad(p, &e))?;
+        let theirs = G::from_position(&their_rules, &p.position).map_err(|e| bad(p, &e))?;
         let mut player = entrant.player(seed, i as u64);
         let played = theirs.format_move(&player.choose_move(&theirs));
         let played = probe

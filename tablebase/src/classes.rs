@@ -1,9 +1,10 @@
 //! Positions counted once per symmetry class: the eight symmetries of the board map a position to others of the
 //! same value, and a class is counted at its member of least number ([`LayerIndex::index`]). The numbering sorts
-//! by the tigers' set first, so a class's least member has the least tiger set of its orbit ([`Orbits`]), and
-//! the empty points then decide only among the symmetries that keep that tiger set.
+//! by the tigers' set first, so a class's least member has the least tiger set of its orbit
+//! ([`crate::index::Orbits`]), and the empty points then decide only among the symmetries that keep that tiger
+//! set.
 
-use crate::index::{LayerIndex, Orbits, Slide};
+use crate::index::{LayerIndex, Slide};
 use crate::retro::Value;
 use rayon::prelude::*;
 use zero_games::baghchal::board::{SYMMETRIES, map_points};
@@ -44,17 +45,8 @@ fn stabiliser(tigers: u32) -> Vec<usize> {
         .collect()
 }
 
-/// The counts of one layer's classes, goats to move first, tigers second; `values` is the layer's solved
-/// values ([`crate::retro::solve`]).
-pub fn count_classes(index: &LayerIndex, values: &[u16]) -> [ClassCounts; 2] {
-    let orbits = Orbits::new(index);
-    let block = index.tiger_block();
-    let kept = orbits.kept();
-    count_classes_in_blocks(index, kept, &|k| &values[kept[k] * block..(kept[k] + 1) * block])
-}
-
 /// The counts of one layer's classes from the blocks of the least tiger sets of their orbits: `kept` holds
-/// their tiger ranks ([`Orbits::kept`]) and `block_values(k)` the values of the block of `kept[k]`.
+/// their tiger ranks ([`crate::index::Orbits::kept`]) and `block_values(k)` the values of the block of `kept[k]`.
 pub fn count_classes_in_blocks<'a>(
     index: &LayerIndex,
     kept: &[usize],
@@ -93,6 +85,16 @@ pub fn count_classes_in_blocks<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::Orbits;
+
+    /// The counts of one layer's classes, goats to move first, tigers second; `values` is the layer's solved
+    /// values ([`crate::retro::solve`]).
+    fn count_classes(index: &LayerIndex, values: &[u16]) -> [ClassCounts; 2] {
+        let orbits = Orbits::new(index);
+        let block = index.tiger_block();
+        let kept = orbits.kept();
+        count_classes_in_blocks(index, kept, &|k| &values[kept[k] * block..(kept[k] + 1) * block])
+    }
 
     /// The classes by brute force: every position's eight images, the least of them collected in a set.
     fn classes_by_images(index: &LayerIndex) -> usize {

@@ -163,8 +163,8 @@ impl Table {
             return Err(TablebaseError::NotAFile { path: path.into() });
         }
         let mut reader = BufReader::with_capacity(1 << 20, file);
-        let (header, body_start) = read_header(&mut reader, path)?;
         let orbits = Orbits::new(&LayerIndex::new(0));
+        let (header, body_start) = read_header(&mut reader, &orbits, path)?;
         let body: u64 = header.layers.iter().map(|l| l.values * 2).sum();
         let expected = body_start + body;
         if meta.len() != expected {
@@ -176,11 +176,16 @@ impl Table {
         }
         let mut layers: Vec<Option<KeptLayer>> = vec![None; LAYERS as usize];
         let mut hasher = Sha256::new();
+        let mut bytes = vec![0u8; CHUNK * 2];
         for layer in &header.layers {
-            let mut bytes = vec![0u8; layer.values as usize * 2];
-            reader.read_exact(&mut bytes).map_err(io_error(path))?;
-            hasher.update(&bytes);
-            let values = codes_of(&bytes);
+            let mut values = Vec::with_capacity(layer.values as usize);
+            while values.len() < layer.values as usize {
+                let take = (layer.values as usize - values.len()).min(CHUNK);
+                let chunk = &mut bytes[..take * 2];
+                reader.read_exact(chunk).map_err(io_error(path))?;
+                hasher.update(&*chunk);
+                values.extend(chunk.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])));
+            }
             layers[layer.captured as usize] = Some(KeptLayer {
                 index: LayerIndex::new(layer.captured),
                 values,
@@ -217,7 +222,7 @@ impl Table {
 
 /// Reads and checks the mark and the header (format, game, rules, and layers that this program numbers the
 /// same way), and says where the body starts.
-fn read_header(reader: &mut impl Read, path: &Path) -> Result<(Header, u64), TablebaseError> {
+fn read_header(reader: &mut impl Read, orbits: &Orbits, path: &Path) -> Result<(Header, u64), TablebaseError> {
     let mut mark = [0u8; 16];
     match reader.read_exact(&mut mark) {
         Ok(()) if &mark == MAGIC => {}
@@ -259,44 +264,88 @@ fn read_header(reader: &mut impl Read, path: &Path) -> Result<(Header, u64), Tab
             expected: format!("{GAME} under {RULES}"),
         });
     }
-    check_layers(&header, path)?;
+    check_layers(&header, orbits, path)?;
     Ok((header, MAGIC.len() as u64 + 8 + len))
 }
 
 /// The layers held are 4 down to some `c`, each with the number of values this program keeps for it.
-fn check_layers(header: &Header, path: &Path) -> Result<(), TablebaseError> {
-    let orbits = Orbits::new(&LayerIndex::new(0));
+fn check_layers(header: &Header, orbits: &Orbits, path: &Path) -> Result<(), TablebaseError> {
+    let damaged = |reason: String| TablebaseError::Header {
+        path: path.into(),
+        reason,
+    };
+    if header.layers.len() > LAYERS as usize {
+        return Err(damaged(format!(
+            "{} layers, where there are {LAYERS}",
+            header.layers.len()
+        )));
+    }
     for (k, layer) in header.layers.iter().enumerate() {
-        let expected_layer = LAYERS - 1 - k as u32;
-        let index = (layer.captured == expected_layer).then(|| LayerIndex::new(layer.captured));
-        let expected_values = index.map(|i| (orbits.kept().len() * i.tiger_block()) as u64);
-        if expected_values != Some(layer.values) {
-            return Err(TablebaseError::Header {
-                path: path.into(),
-                reason: format!(
-                    "layer entry {k} is layer {} with {} values, where layer {expected_layer} with {} was due",
-                    layer.captured,
-                    layer.values,
-                    expected_values.unwrap_or_else(|| (orbits.kept().len()
-                        * LayerIndex::new(expected_layer).tiger_block())
-                        as u64)
-                ),
-            });
+        let due = LAYERS - 1 - k as u32;
+        let values = (orbits.kept().len() * LayerIndex::new(due).tiger_block()) as u64;
+        if (layer.captured, layer.values) != (due, values) {
+            return Err(damaged(format!(
+                "layer entry {k} is layer {} with {} values, where layer {due} with {values} was due",
+                layer.captured, layer.values
+            )));
         }
     }
     Ok(())
 }
 
-/// Values converted to bytes at a time while writing.
+/// Values converted to or from bytes at a time.
 const CHUNK: usize = 1 << 16;
 
 fn bytes_of(values: &[u16]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
-fn codes_of(bytes: &[u8]) -> Vec<u16> {
-    bytes
-        .chunks_exact(2)
-        .map(|b| u16::from_le_bytes([b[0], b[1]]))
-        .collect()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file holding the mark and `header`, and no body.
+    fn header_only(dir: &Path, header: &Header) -> PathBuf {
+        let json = serde_json::to_vec(header).unwrap();
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend((json.len() as u64).to_le_bytes());
+        bytes.extend(json);
+        let path = dir.join("header.tb");
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_header_listing_layers_out_of_order_or_too_many_is_refused_as_damaged() {
+        let dir = tempfile::tempdir().unwrap();
+        let layer = |captured| LayerHeader {
+            captured,
+            values: 0,
+            classes: Default::default(),
+        };
+        let mut header = Header {
+            format: FORMAT_VERSION,
+            game: GAME.into(),
+            rules: RULES.into(),
+            content: CONTENT.into(),
+            layers: (0..6).map(layer).collect(),
+            body_sha256: String::new(),
+            written_by: String::new(),
+        };
+        for (layers, says) in [
+            ((0..6).map(layer).collect::<Vec<_>>(), "6 layers, where there are 5"),
+            (
+                vec![layer(3)],
+                "layer entry 0 is layer 3 with 0 values, where layer 4 with",
+            ),
+        ] {
+            header.layers = layers;
+            let err = Table::open_partial(&header_only(dir.path(), &header)).unwrap_err();
+            assert!(matches!(err, TablebaseError::Header { .. }), "{err}");
+            assert!(
+                err.to_string().contains(says) && err.to_string().contains("header.tb"),
+                "{err}"
+            );
+        }
+    }
 }

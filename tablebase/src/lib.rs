@@ -8,7 +8,7 @@
 //! - [`classes`]: the positions counted once per symmetry class, by value.
 //! - [`table`]: the solved values as kept (one block per symmetry orbit of tiger sets), looked up and
 //!   re-checked against their children.
-//! - [`file`]: the tablebase file (versioned header, checksum, atomic writing) and its errors.
+//! - [`mod@file`]: the tablebase file (versioned header, checksum, atomic writing) and its errors.
 //! - [`solve`]: solving into a file, restartable layer by layer.
 //! - [`probe`]: a game's value and each move's, from the table or by exact search of the last placements.
 //!

@@ -134,21 +134,6 @@ pub fn solve_layer(c: u32, next: Option<&[u16]>, progress: &mut dyn FnMut(u16, u
     retro::solve(&layer, progress)
 }
 
-/// Every layer's values, indexed by [`LayerIndex`] (layer `c` at `[c]`), solved from four captured down to the
-/// least of `layers`. `progress` gets the layer, the depth finished and the positions decided in that layer so
-/// far.
-pub fn solve_all(
-    layers: std::ops::RangeInclusive<u32>,
-    progress: &mut dyn FnMut(u32, u16, usize),
-) -> Result<Vec<Vec<u16>>, SolveError> {
-    let mut solved: Vec<Vec<u16>> = vec![Vec::new(); LAYERS as usize];
-    for c in (*layers.start()..LAYERS).rev() {
-        let next = solved.get(c as usize + 1).map(Vec::as_slice);
-        solved[c as usize] = solve_layer(c, next, &mut |depth, decided| progress(c, depth, decided))?;
-    }
-    Ok(solved)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
