@@ -14,8 +14,8 @@ use zero_run::evaluate::side_scores;
 
 #[derive(Args, Debug, Clone)]
 pub struct EvalArgs {
-    /// The game: bashni, baghchal or tours.
-    #[arg(long)]
+    /// The game.
+    #[arg(long, value_parser = crate::game_arg::parser())]
     pub game: GameKind,
     /// A player spec (repeat for each player): random, greedy, alphabeta:depth=4, alphabeta:nodes=100000,
     /// alphabeta:ms=200, mcts:sims=200, ckpt:PATH,sims=0; any with ,name=LABEL.

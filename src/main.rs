@@ -3,6 +3,7 @@
 //! `actions`, `games`, `replay`, `report`, `status`), and hands every other one, arguments unchanged, to `zero-torch` beside it (`src/torch.rs`, the
 //! whole program) once it has found the libtorch that binary needs (`libtorch.rs`).
 
+mod game_arg;
 mod games_cmd;
 mod libtorch;
 mod local_cmd;

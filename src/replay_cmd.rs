@@ -11,7 +11,7 @@ pub struct ReplayArgs {
     /// A record file (PDN or PGN-style).
     pub file: PathBuf,
     /// The game, for records without a GameType tag.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::game_arg::parser())]
     pub game: Option<GameKind>,
 }
 

@@ -7,7 +7,8 @@ use zero_games::{Game, GameKind, perft_divide, with_game};
 /// A game, its rules and a position.
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
-    /// The game: bashni, baghchal or tours.
+    /// The game.
+    #[arg(value_parser = crate::game_arg::parser())]
     pub game: GameKind,
     /// A named variant or preset of the rules.
     #[arg(long)]
@@ -100,7 +101,8 @@ fn show_of<G: Game>(args: &PositionArgs) -> Result<()> {
 
 #[derive(Args, Debug, Clone)]
 pub struct ActionsArgs {
-    /// The game: bashni, baghchal or tours.
+    /// The game.
+    #[arg(value_parser = crate::game_arg::parser())]
     pub game: GameKind,
     /// One JSON array of {"action", "meaning"} objects instead of tab-separated lines.
     #[arg(long)]

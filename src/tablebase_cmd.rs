@@ -183,7 +183,7 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
     println!(
         "{}: {} for the {}",
         args.position,
-        describe(probe.value),
+        probe.value,
         BaghChal::player_name(game.to_move())
     );
     let best = probe.best_moves();
@@ -191,25 +191,9 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
     moves.sort_by_key(|(_, v)| std::cmp::Reverse(v.goodness()));
     for (mv, value) in moves {
         let mark = if best.contains(&mv) { " (best)" } else { "" };
-        println!("  {:<8} {}{mark}", game.format_move(&mv), describe(value));
+        println!("  {:<8} {}{mark}", game.format_move(&mv), value);
     }
     Ok(())
-}
-
-/// A value in words: "win in 7 plies", "loss in 1 ply", "draw".
-pub fn describe(value: zero_tablebase::Value) -> String {
-    let plies = |d: u16| {
-        if d == 1 {
-            "1 ply".to_string()
-        } else {
-            format!("{d} plies")
-        }
-    };
-    match value {
-        zero_tablebase::Value::Win(d) => format!("win in {}", plies(d)),
-        zero_tablebase::Value::Loss(d) => format!("loss in {}", plies(d)),
-        zero_tablebase::Value::Draw => "draw".into(),
-    }
 }
 
 fn peak_memory() -> String {

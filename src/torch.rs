@@ -6,6 +6,7 @@
 mod bench;
 mod eval_cmd;
 mod export_cmd;
+mod game_arg;
 mod games_cmd;
 mod local_cmd;
 mod logging;

@@ -19,6 +19,7 @@
 
 pub mod baselines;
 pub mod book_cache;
+pub mod connect4_oracle;
 pub mod elo;
 pub mod entrant;
 pub mod matches;

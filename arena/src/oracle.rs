@@ -182,8 +182,9 @@ fn is_critical(probe: &Probe) -> bool {
 pub struct Mistake {
     pub position: String,
     pub played: String,
-    pub value: Value,
-    pub after: Value,
+    /// The position's value and the value after the move, in words ("win in 7 plies", "draw").
+    pub value: String,
+    pub after: String,
     /// A move that keeps the result.
     pub better: String,
 }
@@ -280,8 +281,8 @@ fn mistake(game: &BaghChal, probe: &Probe, played: &BaghChalMove) -> Mistake {
     Mistake {
         position: game.position(),
         played: game.format_move(played),
-        value: probe.value,
-        after,
+        value: probe.value.to_string(),
+        after: after.to_string(),
         better: game.format_move(&better),
     }
 }

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex, TryLockError};
 use std::time::Instant;
-use zero_games::{Encoding, Heuristic, Side};
+use zero_games::{Encoding, Game, Heuristic, Side};
 
 const PAGE: &str = include_str!("page.html");
 /// Games kept at once: memory stays bounded however many tabs (or scripts) open games.
@@ -171,13 +171,11 @@ impl<G: Encoding> Api<G> {
         game.legal_moves(&mut moves);
         let legal: Vec<Value> = moves
             .iter()
-            .map(|m| {
-                let text = game.format_move(m);
-                json!({ "move": text, "squares": squares_of(&text) })
-            })
+            .map(|m| json!({ "move": game.format_move(m), "squares": move_squares(game, m, self.height) }))
             .collect();
         json!({
             "game": G::NAME,
+            "board": G::BOARD_STYLE.as_str(),
             "height": self.height,
             "width": self.width,
             "position": game.position(),
@@ -221,12 +219,13 @@ impl<G: Encoding> Api<G> {
             Err(e) => return Response::error(400, format!("illegal move: {e}")),
         };
         let formatted = table.game.format_move(&mv);
+        let squares = move_squares(&table.game, &mv, self.height);
         let snapshot = (table.game.clone(), table.moves.len());
         table.before_human_moves.push(snapshot);
         table.game.play(&mv);
         table.played.push(mv);
         table.moves.push(formatted.clone());
-        table.last = json!({ "by": "human", "move": formatted, "squares": squares_of(&formatted) });
+        table.last = json!({ "by": "human", "move": formatted, "squares": squares });
         Response::json(200, &self.state(table))
     }
 
@@ -266,11 +265,12 @@ impl<G: Encoding> Api<G> {
             if table.moves.len() != ply_count || table.game.position() != game.position() {
                 return Response::error(409, "the game changed while the bot was thinking");
             }
+            let squares = move_squares(&game, &decision.mv, self.height);
             table.game.play(&decision.mv);
             table.played.push(decision.mv.clone());
             table.moves.push(decision.text.clone());
             table.last = json!({
-                "by": "bot", "move": decision.text, "squares": squares_of(&decision.text),
+                "by": "bot", "move": decision.text, "squares": squares,
                 "value": decision.value, "line": decision.line, "simulations": decision.simulations,
             });
             Response::json(200, &self.state(table))
@@ -334,7 +334,10 @@ impl<G: Encoding> Api<G> {
             .top
             .iter()
             .map(|m| {
-                json!({ "move": m.text, "squares": squares_of(&m.text), "visits": m.visits, "prior": m.prior,
+                let squares = game
+                    .parse_move(&m.text)
+                    .map_or_else(|_| squares_of(&m.text), |mv| move_squares(&game, &mv, self.height));
+                json!({ "move": m.text, "squares": squares, "visits": m.visits, "prior": m.prior,
                         "q": m.q, "line": m.line })
             })
             .collect();
@@ -342,7 +345,7 @@ impl<G: Encoding> Api<G> {
             "position": game.position(), "to_move": G::player_name(game.to_move()),
             "value": decision.value, "wdl": permille_wdl(decision.value, draw),
             "simulations": decision.simulations, "best": decision.text,
-            "best_squares": squares_of(&decision.text), "top": top,
+            "best_squares": move_squares(&game, &decision.mv, self.height), "top": top,
         });
         if let Some(perfect) = bot
             .tablebase
@@ -371,8 +374,11 @@ impl<G: Encoding> Api<G> {
                 }
             };
             let mut game = table.start.clone();
-            table.played[..n].iter().for_each(|mv| game.play(mv));
-            let squares = n.checked_sub(1).map_or(Vec::new(), |i| squares_of(&table.moves[i]));
+            let mut squares = Vec::new();
+            for mv in &table.played[..n] {
+                squares = move_squares(&game, mv, self.height);
+                game.play(mv);
+            }
             Response::json(
                 200,
                 &json!({ "ply": n, "position": game.position(), "cells": cells_of(&game.position(), self.height),
@@ -449,6 +455,23 @@ fn parse_body(body: &[u8]) -> Result<Value, Response> {
     } else {
         Err(Response::error(400, "expected a JSON object"))
     }
+}
+
+/// The squares a move touches, for the page to mark: those its text names ([`squares_of`]), or for a move whose
+/// text names none (Connect Four's column `d`) the cells it changes on the board.
+fn move_squares<G: Game>(before: &G, mv: &G::Move, height: i64) -> Vec<String> {
+    let named = squares_of(&before.format_move(mv));
+    if !named.is_empty() {
+        return named;
+    }
+    let mut after = before.clone();
+    after.play(mv);
+    let (was, now) = (
+        cells_of(&before.position(), height),
+        cells_of(&after.position(), height),
+    );
+    let changed = now.iter().filter(|(cell, pieces)| was.get(*cell) != Some(*pieces));
+    changed.map(|(cell, _)| cell.clone()).collect()
 }
 
 /// The squares a move names, in order (`c3:e5:c7` -> c3, e5, c7; Tours' `Fa1-a2` -> a1, a2; a drop `a2` -> a2).

@@ -47,6 +47,10 @@ pub enum EndReason {
     PlyLimit,
     /// A player resigned (set by the search or a match, never by the rules).
     Resignation,
+    /// The mover completed a line of their pieces (Connect Four's four in a row).
+    Line,
+    /// The board is full with no winner (a draw: Connect Four).
+    BoardFull,
 }
 
 impl EndReason {
@@ -60,6 +64,8 @@ impl EndReason {
             EndReason::NoProgress => "no-progress",
             EndReason::PlyLimit => "ply-limit",
             EndReason::Resignation => "resignation",
+            EndReason::Line => "line",
+            EndReason::BoardFull => "board-full",
         }
     }
 
@@ -72,6 +78,8 @@ impl EndReason {
             EndReason::NoProgress,
             EndReason::PlyLimit,
             EndReason::Resignation,
+            EndReason::Line,
+            EndReason::BoardFull,
         ]
         .into_iter()
         .find(|r| r.as_str() == text)

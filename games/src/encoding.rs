@@ -21,8 +21,8 @@ pub trait Encoding: Game {
     const ENCODING_VERSION: u32;
     /// Symmetries `0..AUGMENTATIONS` that the trainer may apply to a stored (already canonical) sample: each
     /// must commute with every [`Encoding::canonical_symmetry`], act on the input planes as the spatial map of
-    /// the square's symmetry of the same number (see `grid.rs`; cell `(row, column)` is `(rank, file)`), and on
-    /// policy indices as [`Game::transform_action`]. 1 (identity only) when no symmetry gives a new sample: in
+    /// the square's symmetry [`Encoding::grid_symmetry`] (see `grid.rs`; cell `(row, column)` is `(rank, file)`),
+    /// and on policy indices as [`Game::transform_action`]. 1 (identity only) when no symmetry gives a new sample: in
     /// Bashni the only other symmetry maps a canonical view onto itself.
     const AUGMENTATIONS: usize = 1;
     /// The search of the strength levels `beginner`, `casual`, `club`, `expert` and `strong` for this game's
@@ -35,6 +35,14 @@ pub trait Encoding: Game {
     /// features at that cell (AlphaZero's chess head). 0, the default, when the game has no such map: its
     /// networks keep the linear head.
     const POLICY_PLANES: usize = 0;
+
+    /// The symmetry of the square (numbered as in `grid.rs`) whose spatial map is this game's symmetry `sym` on
+    /// the input planes. The same number by default: the square boards number their symmetries as `grid` does.
+    /// A rectangular board has only the symmetries that keep its shape (a mirror of files or of ranks, the turn by
+    /// 180 degrees): Connect Four's symmetry 1, the mirror, is the square's 4.
+    fn grid_symmetry(sym: usize) -> usize {
+        sym
+    }
 
     /// With [`Encoding::POLICY_PLANES`] > 0: the index `plane * height * width + row * width + column` of
     /// `action` (a network-view action, after the canonical symmetry) in the action planes, cell `(row, column)` as

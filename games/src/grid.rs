@@ -1,5 +1,6 @@
 //! Square boards shared by Bagh Chal (5x5 points) and Tours (8x8 squares): the eight compass directions and
-//! the eight symmetries of the square, as index maps that the games turn into tables.
+//! the eight symmetries of the square, as index maps that the games turn into tables (and the trainer, on any
+//! rectangular board, to augment samples).
 //!
 //! Coordinates are `(file, rank)` from `(0, 0)` = a1; north is towards higher ranks.
 
@@ -47,12 +48,24 @@ pub(crate) const fn map_vector(sym: usize, x: i32, y: i32) -> (i32, i32) {
     }
 }
 
-/// Symmetry `sym` applied to the cell `(file, rank)` of an `n` x `n` board (public: the trainer maps stored
-/// input planes with it).
+/// Symmetry `sym` applied to the cell `(file, rank)` of an `n` x `n` board.
 pub const fn map_cell(sym: usize, file: i32, rank: i32, n: i32) -> (i32, i32) {
+    map_cell_in(sym, file, rank, n, n)
+}
+
+/// Symmetry `sym` applied to the cell `(file, rank)` of a `width` x `height` board (public: the trainer maps
+/// stored input planes with it). On a board that is not square only the symmetries that keep its shape (0, 2, 4
+/// and 5) map cells onto cells; [`keeps_shape`] says which.
+pub const fn map_cell_in(sym: usize, file: i32, rank: i32, width: i32, height: i32) -> (i32, i32) {
     // Centre the board at the origin (doubled coordinates stay integral), map, shift back.
-    let (x, y) = map_vector(sym, 2 * file - (n - 1), 2 * rank - (n - 1));
-    ((x + n - 1) / 2, (y + n - 1) / 2)
+    let (x, y) = map_vector(sym, 2 * file - (width - 1), 2 * rank - (height - 1));
+    ((x + width - 1) / 2, (y + height - 1) / 2)
+}
+
+/// Whether symmetry `sym` maps a `width` x `height` board onto itself: every symmetry of a square, and of a
+/// rectangle those that keep the axes (the identity, the turn by 180 degrees and the two mirrors).
+pub const fn keeps_shape(sym: usize, width: i32, height: i32) -> bool {
+    width == height || matches!(sym, 0 | 2 | 4 | 5)
 }
 
 /// Symmetry `sym` applied to a direction.

@@ -27,6 +27,7 @@ pub mod bashni;
 pub mod bench;
 pub mod checks;
 mod common;
+pub mod connect4;
 pub mod encoding;
 pub mod files;
 pub mod grid;
@@ -47,6 +48,27 @@ use std::hash::Hash;
 
 /// One decision of the network: an index into the game's fixed action space `0..G::ACTION_SPACE`.
 pub type Action = u16;
+
+/// How people see the board (the browser page draws it so): checkered squares (the draughts-like games), the
+/// points where lines cross (Bagh Chal), or columns that discs drop into (Connect Four: any cell of a column
+/// plays into it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BoardStyle {
+    Squares,
+    Points,
+    Columns,
+}
+
+impl BoardStyle {
+    /// The style's name as the page reads it: `squares`, `points` or `columns`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BoardStyle::Squares => "squares",
+            BoardStyle::Points => "points",
+            BoardStyle::Columns => "columns",
+        }
+    }
+}
 
 /// Why a position or move string was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -86,7 +108,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// A complete move of one player, as written in notation.
     type Move: Clone + Debug + PartialEq + Eq + Hash + Send + Sync + 'static;
 
-    /// The game's name on the command line and in files (`bashni`, `baghchal`, `tours`).
+    /// The game's name on the command line and in files (`bashni`, `baghchal`, ...).
     const NAME: &'static str;
     /// Size of the fixed action space: every action is `< ACTION_SPACE`, whatever the rules.
     const ACTION_SPACE: usize;
@@ -95,6 +117,8 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// How a game record writes its result (the first player won, the second won, a draw): chess's PGN tokens
     /// unless the game's players use others (draughts' PDN: `2-0 0-2 1-1`). Records read either for any game.
     const RECORD_RESULTS: [&'static str; 3] = ["1-0", "0-1", "1/2-1/2"];
+    /// How the board is drawn for people ([`BoardStyle`]).
+    const BOARD_STYLE: BoardStyle = BoardStyle::Squares;
 
     /// Parses a rule set: `variant` names the default (`None`), a variant or a preset; each option is
     /// `key=value` and is applied after the variant.

@@ -35,7 +35,7 @@ pub struct UnknownGame {
 /// module::Type` lines. (`$d` is a literal `$`, so that this macro can write a macro of its own.)
 macro_rules! registry {
     ($d:tt $($variant:ident => $module:ident :: $ty:ident),* $(,)?) => {
-        /// A registered game, by name (`bashni`, `baghchal`, `tours`).
+        /// A registered game, by name (`bashni`, `baghchal`, ...: [`GameKind::names`]).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum GameKind {
             $($variant),*
@@ -82,6 +82,7 @@ registry! { $
     Bashni => bashni::Bashni,
     BaghChal => baghchal::BaghChal,
     Tours => tours::Tours,
+    Connect4 => connect4::Connect4,
 }
 
 impl GameKind {

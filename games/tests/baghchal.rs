@@ -1,5 +1,8 @@
 //! Bagh Chal: perft, composed end positions, the repetition rules, the draw, bad input and random playouts.
 
+mod common;
+use common::mutated;
+
 use proptest::prelude::*;
 use zero_games::baghchal::{BaghChal, BaghChalRules, Phase, RepetitionRule};
 use zero_games::checks::{CheckRng, check_position, random_playout};
@@ -352,30 +355,6 @@ fn positions_along_a_game_check_out_mid_movement() {
         let image = g.transformed(sym);
         assert_eq!(image.count_moves(), g.count_moves(), "symmetry {sym}");
     }
-}
-
-/// Near-miss inputs: a valid string with a few characters deleted, inserted or replaced.
-fn mutated(valid: &'static [&'static str], alphabet: &'static [char]) -> impl Strategy<Value = String> {
-    let edit = (
-        any::<prop::sample::Index>(),
-        0u8..3,
-        prop_oneof![4 => prop::sample::select(alphabet), 1 => any::<char>()],
-    );
-    (prop::sample::select(valid), prop::collection::vec(edit, 1..4)).prop_map(|(text, edits)| {
-        let mut chars: Vec<char> = text.chars().collect();
-        for (at, op, c) in edits {
-            let i = at.index(chars.len() + 1);
-            match op {
-                0 if i < chars.len() => {
-                    chars.remove(i);
-                }
-                1 => chars.insert(i, c),
-                _ if i < chars.len() => chars[i] = c,
-                _ => chars.push(c),
-            }
-        }
-        chars.into_iter().collect()
-    })
 }
 
 const VALID_POSITIONS: &[&str] = &[

@@ -1,6 +1,9 @@
 //! Tours: perft, composed positions for every collapse rule, immobilisation, the compound variant, the draw
 //! rules, bad input and random playouts.
 
+mod common;
+use common::mutated;
+
 use proptest::prelude::*;
 use zero_games::checks::{CheckRng, check_position, random_playout};
 use zero_games::tours::{Tours, ToursRules};
@@ -289,30 +292,6 @@ fn random_playouts_keep_the_invariants_compound() {
 fn random_playouts_with_the_self_play_draw_rules() {
     playouts(&ToursRules::default(), 10, 900);
     playouts(&rules(Some("compound"), &[]), 10, 950);
-}
-
-/// Near-miss inputs: a valid string with a few characters deleted, inserted or replaced.
-fn mutated(valid: &'static [&'static str], alphabet: &'static [char]) -> impl Strategy<Value = String> {
-    let edit = (
-        any::<prop::sample::Index>(),
-        0u8..3,
-        prop_oneof![4 => prop::sample::select(alphabet), 1 => any::<char>()],
-    );
-    (prop::sample::select(valid), prop::collection::vec(edit, 1..4)).prop_map(|(text, edits)| {
-        let mut chars: Vec<char> = text.chars().collect();
-        for (at, op, c) in edits {
-            let i = at.index(chars.len() + 1);
-            match op {
-                0 if i < chars.len() => {
-                    chars.remove(i);
-                }
-                1 => chars.insert(i, c),
-                _ if i < chars.len() => chars[i] = c,
-                _ => chars.push(c),
-            }
-        }
-        chars.into_iter().collect()
-    })
 }
 
 const VALID_POSITIONS: &[&str] = &[

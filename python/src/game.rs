@@ -69,7 +69,7 @@ impl Game {
         Ok(Game { start })
     }
 
-    /// The game's name: `bashni`, `baghchal` or `tours`.
+    /// The game's registered name (`zero.games()` lists them).
     #[getter]
     fn name(&self) -> &'static str {
         self.start.kind().name()

@@ -5,7 +5,7 @@ use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
 use zero_games::checks::CheckRng;
 use zero_games::tours::Tours;
-use zero_games::{Game, Side};
+use zero_games::{Game, GameKind, Side, with_game};
 use zero_records::{GameResult, Record, read_records, replay, write_record};
 
 /// A random game of `G` under `variant`: from the start or from a position a few random moves in (written as
@@ -93,6 +93,13 @@ fn bagh_chal_records_of_every_variant_read_back_to_the_same_games() {
 #[test]
 fn tours_records_of_every_variant_read_back_to_the_same_games() {
     round_trip::<Tours>(&[None, Some("compound")], 2000);
+}
+
+#[test]
+fn every_registered_games_records_read_back_to_the_same_games() {
+    for &kind in GameKind::ALL {
+        with_game!(kind, G => round_trip::<G>(&[None], 300));
+    }
 }
 
 #[test]

@@ -329,6 +329,9 @@ pub fn oracle_by_generation(path: &Path, generations: &[GenerationSummary], _: &
             series("all positions", |o| Some(o.accuracy)),
             series("goats to move", |o| o.goats),
             series("tigers to move", |o| o.tigers),
+            series("begin (up to 14 discs)", |o| o.stage("begin")),
+            series("middle (15-28 discs)", |o| o.stage("middle")),
+            series("end (29 discs and more)", |o| o.stage("end")),
         ],
     )
 }

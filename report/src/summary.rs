@@ -269,25 +269,48 @@ impl MatchScore {
     }
 }
 
-/// A generation's network scored against perfect play (Bagh Chal's tablebase): the shares of its moves that kept
-/// the position's result, on a fixed set of positions from real games.
+/// A generation's network scored against perfect play (Bagh Chal's tablebase, Connect Four's solver): the shares
+/// of its moves that kept the position's result, on a fixed set of positions from real games.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OracleSummary {
     /// Positions scored, and the simulations of the network's search on each.
     pub positions: usize,
     pub simulations: u32,
-    /// Over every position, then the sliding phase by side to move, then the last placements.
+    /// Over every position; then Bagh Chal's sliding phase by side to move and its last placements.
     pub accuracy: f64,
     pub goats: Option<f64>,
     pub tigers: Option<f64>,
     pub placement: Option<f64>,
+    /// Connect Four's stages (`begin`, `middle`, `end`), in that order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stages: Vec<(String, f64)>,
 }
 
 impl OracleSummary {
+    /// The share of stage `name`, where the game has stages.
+    pub fn stage(&self, name: &str) -> Option<f64> {
+        self.stages.iter().find(|(n, _)| n == name).map(|(_, x)| *x)
+    }
+
     /// `91.7% of moves keep the result (sliding phase: goats 95.0%, tigers 88.3%; placement 85.0%; 120 positions
-    /// at 64 simulations)`.
+    /// at 64 simulations)`, or by stage: `96.0% of moves keep the result (begin 93.0%, middle 96.0%, end 99.0%;
+    /// 300 positions at 64 simulations)`.
     pub fn describe(&self) -> String {
         let share = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{:.1}%", 100.0 * x));
+        if !self.stages.is_empty() {
+            let stages: Vec<String> = self
+                .stages
+                .iter()
+                .map(|(name, x)| format!("{name} {}", share(Some(*x))))
+                .collect();
+            return format!(
+                "{:.1}% of moves keep the result ({}; {} positions at {} simulations)",
+                100.0 * self.accuracy,
+                stages.join(", "),
+                self.positions,
+                self.simulations
+            );
+        }
         format!(
             "{:.1}% of moves keep the result (sliding phase: goats {}, tigers {}; placement {}; {} positions at {} simulations)",
             100.0 * self.accuracy,

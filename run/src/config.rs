@@ -60,11 +60,11 @@ pub struct LoopConfig {
     /// self-play leaves idle; its summary line then comes one generation later. The last generation's is played
     /// alone.
     pub eval_beside_selfplay: bool,
-    /// Bagh Chal: each generation's network scored against perfect play on this many sliding-phase positions
-    /// of each side to move from the standard oracle set (`zero bench oracle`), and a fifth as many
-    /// end-of-placement ones, searching `eval_simulations`; 0 = off. It needs a tablebase
-    /// (`eval_oracle_tablebase`; `zero solve baghchal` writes the default one): without one the run says so once
-    /// and goes on. Other games ignore it.
+    /// Each generation's network scored against perfect play, searching `eval_simulations`; 0 = off. Bagh
+    /// Chal: on this many sliding-phase positions of each side to move from the standard oracle set (`zero
+    /// bench oracle`), and a fifth as many end-of-placement ones; it needs a tablebase (`eval_oracle_tablebase`;
+    /// `zero solve baghchal` writes the default one): without one the run says so once and goes on. Connect
+    /// Four: on this many positions of each stage (begin, middle, end) of its solved set. Other games ignore it.
     pub eval_oracle_positions: usize,
     /// The tablebase file for `eval_oracle_positions`; empty: the default, `$ZERO_CACHE/tablebases/baghchal.tb`.
     pub eval_oracle_tablebase: String,
@@ -161,7 +161,7 @@ impl LoopConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
-    /// The game, by its registered name (`bashni`, `baghchal`, `tours`).
+    /// The game, by its registered name (`zero_games::GameKind`).
     pub game: GameKind,
     /// A named variant or preset of the game's rules (default: the game's default rules).
     #[serde(default)]

@@ -23,7 +23,7 @@ use anyhow::{Context, Result, bail};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use zero_arena::{Entrant, MatchOptions, MatchRecord, OpeningBook, Standings, head_to_head, rate_records};
-use zero_games::{Game, Registered, Side};
+use zero_games::{Game, GameKind, Registered, Side};
 use zero_search::SearchConfig;
 
 /// The player every rating is relative to, when the run's baselines include it.
@@ -240,14 +240,23 @@ pub fn equal_time<G: Registered>(
     }))
 }
 
-/// Bagh Chal's per-generation check against perfect play (`run.eval_oracle_positions`): network `generation`
-/// searching `run.eval_simulations` on the head of the standard oracle set. None for other games, when it is
-/// off, or without a tablebase (said once).
+/// The per-generation check against perfect play (`run.eval_oracle_positions`): network `generation` searching
+/// `run.eval_simulations` on the head of the game's standard set, Bagh Chal's by its tablebase, Connect Four's
+/// by its solved set. None for other games, when it is off, or without a tablebase (said once).
 pub fn oracle<G: Registered>(config: &RunConfig, dir: &RunDir, generation: u32) -> Result<Option<OracleSummary>> {
     let per_side = config.run.eval_oracle_positions;
-    if G::NAME != zero_games::baghchal::BaghChal::NAME || per_side == 0 {
+    if per_side == 0 {
         return Ok(None);
     }
+    match GameKind::of::<G>() {
+        Some(GameKind::BaghChal) => baghchal_oracle::<G>(config, dir, generation),
+        Some(GameKind::Connect4) => connect4_oracle::<G>(config, dir, generation),
+        _ => Ok(None),
+    }
+}
+
+fn baghchal_oracle<G: Registered>(config: &RunConfig, dir: &RunDir, generation: u32) -> Result<Option<OracleSummary>> {
+    let per_side = config.run.eval_oracle_positions;
     let Some(table) = oracle_tablebase(&config.run.eval_oracle_tablebase)? else {
         return Ok(None);
     };
@@ -264,6 +273,30 @@ pub fn oracle<G: Registered>(config: &RunConfig, dir: &RunDir, generation: u32) 
         goats: score.accuracy("goats"),
         tigers: score.accuracy("tigers"),
         placement: score.accuracy("placement"),
+        stages: Default::default(),
+    }))
+}
+
+fn connect4_oracle<G: Registered>(config: &RunConfig, dir: &RunDir, generation: u32) -> Result<Option<OracleSummary>> {
+    use zero_arena::connect4_oracle::{SolvedSet, Stage, score};
+    let set = SolvedSet::standard().head(config.run.eval_oracle_positions);
+    if set.positions.is_empty() {
+        return Ok(None);
+    }
+    let network = entrant::<G>(config, dir, generation)?;
+    let scored = score(&network, &set, config.run.seed)?;
+    let stages = Stage::ALL
+        .iter()
+        .filter_map(|stage| Some((stage.name().to_string(), scored.accuracy(stage.name())?)))
+        .collect();
+    Ok(Some(OracleSummary {
+        positions: set.positions.len(),
+        simulations: config.run.eval_simulations,
+        accuracy: scored.accuracy("").unwrap_or(0.0),
+        goats: None,
+        tigers: None,
+        placement: None,
+        stages,
     }))
 }
 

@@ -4,7 +4,7 @@
 //!
 //! - **Plies are moves.** The tree is walked with [`Game::legal_moves`](zero_games::Game::legal_moves) and [`Game::play`](zero_games::Game::play), so a Bashni multi-jump
 //!   capture is one ply, whatever its number of actions. The sign flips when the side to move changes (after
-//!   every complete move in the three games; the search checks rather than assumes it).
+//!   every complete move in the registered games; the search checks rather than assumes it).
 //! - **Evaluation**: at the horizon, the game's [`Heuristic::heuristic`] scaled to [-1000, 1000]; finished games
 //!   score `WIN - ply` for the winner (so a quicker win is preferred and a loss is put off), 0 for a draw.
 //!   There is no quiescence search.

@@ -5,6 +5,7 @@ mod arena;
 mod cluster;
 mod nn;
 mod oracle;
+mod oracle_connect4;
 mod perft;
 mod selfplay;
 mod threads;
@@ -12,6 +13,7 @@ mod train;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
+use zero_games::GameKind;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -46,7 +48,13 @@ pub fn run(args: BenchArgs) -> Result<()> {
         BenchCommand::Cluster(a) => cluster::run(a),
         BenchCommand::Perft(a) => perft::run(a),
         BenchCommand::Nn(a) => nn::run(a),
-        BenchCommand::Oracle(a) => oracle::run(a),
+        BenchCommand::Oracle(a) => match a.game {
+            GameKind::BaghChal => oracle::run(a),
+            GameKind::Connect4 => oracle_connect4::run(a),
+            other => {
+                anyhow::bail!("perfect play is known for baghchal (a tablebase) and connect4 (a solver), not {other}")
+            }
+        },
         BenchCommand::Threads(a) => threads::run(a),
         BenchCommand::Train(a) => train::run(a),
         BenchCommand::Selfplay(a) => selfplay::run(a),

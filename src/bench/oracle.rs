@@ -1,18 +1,22 @@
-//! `zero bench oracle`: Bagh Chal players scored against perfect play (`zero_arena::oracle`): for each player,
-//! the share of its moves that keep the position's result on the standard set (or one given), by side and
-//! result, with its result-losing moves listed. `--make-set` writes a new set instead.
+//! `zero bench oracle`: players scored against perfect play, Bagh Chal's by its tablebase
+//! (`zero_arena::oracle`) and Connect Four's by its solver (`zero_arena::connect4_oracle`, with `--game
+//! connect4`): for each player, the share of its moves that keep the position's result on the standard set (or
+//! one given), by class, with its result-losing moves listed. `--make-set` writes a new set instead.
 
-use crate::tablebase_cmd::describe;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
 use zero_arena::Entrant;
 use zero_arena::oracle::{OracleScore, OracleSet, score};
+use zero_games::GameKind;
 use zero_games::baghchal::BaghChal;
 
 #[derive(Args, Debug)]
 pub struct OracleBenchArgs {
+    /// The game whose perfect play is known: baghchal (its tablebase) or connect4 (its solver).
+    #[arg(long, default_value = "baghchal", value_parser = crate::game_arg::parser())]
+    pub game: GameKind,
     /// A player spec to score (repeat for several): random, greedy, alphabeta:ms=100, ckpt:PATH,ms=100, ...
     #[arg(long = "player", value_name = "SPEC")]
     pub players: Vec<String>,
@@ -45,8 +49,15 @@ pub struct OracleBenchArgs {
     /// A new set's end-of-placement positions.
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(0..=100_000))]
     pub placement: u64,
+    /// Connect Four: a new set's positions of each stage (begin, middle, end).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub per_stage: u64,
+    /// Connect Four: a new set's fewest discs on the board (its earliest positions take the solver longest).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=41))]
+    pub min_discs: u32,
 }
 
+/// Bagh Chal's players scored by its tablebase.
 pub fn run(args: OracleBenchArgs) -> Result<()> {
     let table = zero_tablebase::open(args.tablebase.as_deref())?;
     if let Some(out) = &args.make_set {
@@ -128,18 +139,21 @@ fn make_set(table: &zero_tablebase::Table, args: &OracleBenchArgs, out: &std::pa
          POSITION<TAB>SOURCE: the game's players (goats v tigers) and its number",
         args.seed, args.per_side, args.placement
     );
-    zero_games::files::write_atomically(out, set.to_text(&comment).as_bytes())
-        .with_context(|| format!("writing {}", out.display()))?;
+    write_set(out, &set.to_text(&comment), set.positions.len(), started)
+}
+
+/// Writes a new set's `text` to `out` atomically and says so.
+pub(crate) fn write_set(out: &std::path::Path, text: &str, positions: usize, started: Instant) -> Result<()> {
+    zero_games::files::write_atomically(out, text.as_bytes()).with_context(|| format!("writing {}", out.display()))?;
     println!(
-        "wrote {} positions to {} in {:.1} s",
-        set.positions.len(),
+        "wrote {positions} positions to {} in {:.1} s",
         out.display(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
 }
 
-fn percent(score: &OracleScore, prefix: &str) -> String {
+pub(crate) fn percent(score: &OracleScore, prefix: &str) -> String {
     let (n, kept) = score.total(prefix);
     match score.accuracy(prefix) {
         Some(a) => format!("{:.1}% ({kept}/{n})", 100.0 * a),
@@ -155,6 +169,11 @@ fn print_score(name: &str, scored: &OracleScore, seconds: f64, mistakes: usize) 
         percent(scored, "tigers"),
         percent(scored, "placement"),
     );
+    print_details(scored, mistakes);
+}
+
+/// Each class's share, then the first `mistakes` mistakes.
+pub(crate) fn print_details(scored: &OracleScore, mistakes: usize) {
     for (class, (n, kept)) in &scored.classes {
         println!(
             "  {class:<24} {kept:>5}/{n:<5} {:.1}%",
@@ -164,11 +183,7 @@ fn print_score(name: &str, scored: &OracleScore, seconds: f64, mistakes: usize) 
     for m in scored.mistakes.iter().take(mistakes) {
         println!(
             "  mistake: {}  played {}: {} became {}; {} keeps it",
-            m.position,
-            m.played,
-            describe(m.value),
-            describe(m.after),
-            m.better
+            m.position, m.played, m.value, m.after, m.better
         );
     }
     if scored.mistakes.len() > mistakes {

@@ -11,7 +11,7 @@ use zero_games::{BenchPositions, GameKind, perft, with_game};
 #[derive(Args, Debug)]
 pub struct PerftBenchArgs {
     /// Only this game (default: every game).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::game_arg::parser())]
     pub game: Option<GameKind>,
     /// Timed repetitions of each perft; the fastest is reported.
     #[arg(long, default_value_t = 3)]

@@ -25,6 +25,24 @@ pub enum Value {
     Draw,
 }
 
+/// In words: "win in 7 plies", "loss in 1 ply", "draw".
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plies = |d: u16| {
+            if d == 1 {
+                "1 ply".to_string()
+            } else {
+                format!("{d} plies")
+            }
+        };
+        match *self {
+            Value::Win(d) => write!(f, "win in {}", plies(d)),
+            Value::Loss(d) => write!(f, "loss in {}", plies(d)),
+            Value::Draw => f.write_str("draw"),
+        }
+    }
+}
+
 /// The longest distance a value can hold.
 pub const MAX_PLIES: u16 = 0x3FFF;
 

@@ -15,8 +15,13 @@ use zero_games::{Action, Encoding};
 /// diagonal) applied to cell `(file, rank)` of an `n` x `n` board: the games' own map, so planes and actions
 /// transform alike.
 pub fn map_cell(sym: usize, file: usize, rank: usize, n: usize) -> (usize, usize) {
+    map_cell_in(sym, file, rank, n, n)
+}
+
+/// The same on a `width` x `height` board, for a symmetry that keeps its shape (`zero_games::grid::keeps_shape`).
+pub fn map_cell_in(sym: usize, file: usize, rank: usize, width: usize, height: usize) -> (usize, usize) {
     assert!(sym < 8, "symmetry {sym} of the square does not exist");
-    let (f, r) = zero_games::grid::map_cell(sym, file as i32, rank as i32, n as i32);
+    let (f, r) = zero_games::grid::map_cell_in(sym, file as i32, rank as i32, width as i32, height as i32);
     (f as usize, r as usize)
 }
 
@@ -36,16 +41,17 @@ impl Augmenter {
     pub fn new<G: Encoding>(enabled: bool) -> Self {
         let symmetries = if enabled { G::AUGMENTATIONS } else { 1 };
         let (h, w) = (G::BOARD_HEIGHT, G::BOARD_WIDTH);
-        assert!(
-            symmetries == 1 || h == w,
-            "{}: spatial augmentation needs a square board, not {h}x{w}",
-            G::NAME
-        );
         let cell_to = (0..symmetries)
             .map(|s| {
+                let grid = G::grid_symmetry(s);
+                assert!(
+                    zero_games::grid::keeps_shape(grid, w as i32, h as i32),
+                    "{}: symmetry {s} (the square's {grid}) does not map a {h}x{w} board onto itself",
+                    G::NAME
+                );
                 (0..h * w)
                     .map(|cell| {
-                        let (f, r) = map_cell(s, cell % w, cell / w, w);
+                        let (f, r) = map_cell_in(grid, cell % w, cell / w, w, h);
                         r * w + f
                     })
                     .collect()

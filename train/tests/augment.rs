@@ -8,7 +8,7 @@ use zero_games::bashni::Bashni;
 use zero_games::checks::CheckRng;
 use zero_games::policy_index;
 use zero_games::tours::Tours;
-use zero_games::{ActionList, Encoding, Game};
+use zero_games::{ActionList, Encoding, Game, GameKind, with_game};
 use zero_train::augment::Augmenter;
 
 fn encode<G: Encoding>(g: &G) -> Vec<f32> {
@@ -70,6 +70,17 @@ fn check_symmetries<G: Encoding>(rules: &G::Rules, games: usize, seed: u64, watc
         }
     }
     (checked, watched)
+}
+
+#[test]
+fn every_registered_games_samples_augment_like_transformed_positions() {
+    for &kind in GameKind::ALL {
+        let checked = with_game!(kind, G => {
+            let rules = G::parse_rules(None, &[]).unwrap();
+            check_symmetries::<G>(&rules, 4, 11, None).0
+        });
+        assert!(checked > 40, "{kind}: {checked}");
+    }
 }
 
 #[test]

@@ -55,7 +55,8 @@ mod tables;
 
 use crate::grid::{DIR_NAMES, SQUARE_SYMMETRIES};
 use crate::{
-    Action, ActionList, BenchPositions, Encoding, EndReason, Game, Heuristic, NotationError, Outcome, RulesError, Side,
+    Action, ActionList, BenchPositions, BoardStyle, Encoding, EndReason, Game, Heuristic, NotationError, Outcome,
+    RulesError, Side,
 };
 use tables::{JUMP, NONE, POINTS, STEP};
 
@@ -391,6 +392,8 @@ impl Game for BaghChal {
     const NAME: &'static str = "baghchal";
     const ACTION_SPACE: usize = MOVE_BASE + POINTS * 8 * 2;
     const SYMMETRIES: usize = SQUARE_SYMMETRIES;
+    const BOARD_STYLE: BoardStyle = BoardStyle::Points;
+
     fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<BaghChalRules, RulesError> {
         notation::parse_rules(variant, options)
     }
