@@ -13,9 +13,10 @@ import zero
 
 REPO = Path(__file__).resolve().parents[2]
 
-# Games per generation: enough for thousands of positions per game (resignation off, so games are played out);
-# a game not named here plays 32.
-GAMES = {name: {"baghchal": 48, "tours": 10}.get(name, 32) for name in zero.games()}
+# Games per generation: enough for thousands of stored positions per game (resignation off, so games are played
+# out). A game not named here plays 128, enough for short games (Connect Four's last at most 42 plies); the long
+# ones play fewer.
+GAMES = {name: {"bashni": 32, "baghchal": 48, "tours": 10}.get(name, 128) for name in zero.games()}
 
 
 def zero_bin() -> Path:
