@@ -40,30 +40,28 @@ class Board:
     def __init__(self):
         self.cells = [[0] * ROWS for _ in range(COLS)]  # cells[col][row], row 0 at the bottom; 1/2 = player
         self.heights = [0] * COLS
-        self.moves = []  # cell names
+        self.moves = []  # column letters, zero's notation
 
     def to_move(self):
         return 1 + len(self.moves) % 2
-
-    def legal_cells(self):
-        return [f"{FILES[c]}{self.heights[c] + 1}" for c in range(COLS) if self.heights[c] < ROWS]
 
     def play_column(self, col):
         row = self.heights[col]
         player = self.to_move()
         self.cells[col][row] = player
         self.heights[col] += 1
-        self.moves.append(f"{FILES[col]}{row + 1}")
+        self.moves.append(FILES[col])
         return self.wins_at(col, row, player)
 
     def parse(self, move):
-        """Column of a move in zero's notation, or raises ValueError saying why it is not legal here."""
-        if len(move) != 2 or move[0] not in FILES or move[1] not in "123456":
-            raise ValueError(f"\"{move}\" is not a cell a1..g6")
-        col, row = FILES.index(move[0]), int(move[1]) - 1
+        """Column of a move in zero's notation (the column's letter, or the cell its disc lands on), or raises
+        ValueError saying why it is not legal here."""
+        if len(move) not in (1, 2) or move[0] not in FILES or (len(move) == 2 and move[1] not in "123456"):
+            raise ValueError(f"\"{move}\" is not a column a..g (or a cell a1..g6)")
+        col = FILES.index(move[0])
         if self.heights[col] >= ROWS:
             raise ValueError(f"\"{move}\": column {move[0]} is full")
-        if row != self.heights[col]:
+        if len(move) == 2 and int(move[1]) - 1 != self.heights[col]:
             raise ValueError(f"\"{move}\": a disc dropped in column {move[0]} lands on "
                              f"{move[0]}{self.heights[col] + 1}")
         return col

@@ -27,9 +27,9 @@ is the empty board). Prints `POSITION<TAB>COLUMN` (COLUMN 1..7) for each, or `PO
 stderr for a position that is malformed, illegal or already over.
 
 --protocol: isready -> readyok; newgame; position startpos|start [moves M1 M2 ...]; go [sims N | movetime MS]
--> info ... then bestmove M; legal; show; quit. Moves are zero's Connect Four notation: the cell where the disc
-lands, file a..g (column) + row 1..6 from the bottom (d1 = the first disc in the centre column, d2 on top of it).
-Anything else is answered `error <reason>` and changes nothing.
+-> info ... then bestmove M; legal; show; quit. Moves are zero's Connect Four notation: the column's letter a..g
+(d is the centre); the cell the disc lands on (d1, then d2 on top of it) is read too, as zero reads it. Anything
+else is answered `error <reason>` and changes nothing.
 """
 
 import argparse
@@ -204,14 +204,15 @@ def cell_name(col, row):
 
 
 def parse_cell(move, h):
-    """zero's notation (cell where the disc lands) -> column index, checked against the column heights h."""
-    m = re.fullmatch(r"([a-g])([1-6])", move)
+    """zero's notation (a column letter, or the cell where the disc lands) -> column index, checked against the
+    column heights h."""
+    m = re.fullmatch(r"([a-g])([1-6])?", move)
     if not m:
-        raise ValueError(f"bad move \"{move}\": expected a cell a1..g6 (file a..g, row 1..6 from the bottom)")
-    col, row = "abcdefg".index(m.group(1)), int(m.group(2)) - 1
+        raise ValueError(f"bad move \"{move}\": expected a column a..g (or the cell its disc lands on, d1)")
+    col = "abcdefg".index(m.group(1))
     if h[col] >= ROWS:
         raise ValueError(f"bad move \"{move}\": column {m.group(1)} is full")
-    if row != h[col]:
+    if m.group(2) and int(m.group(2)) - 1 != h[col]:
         raise ValueError(f"bad move \"{move}\": a disc dropped in column {m.group(1)} lands on "
                          f"{cell_name(col, h[col])}")
     return col
@@ -308,7 +309,7 @@ def run_protocol(player, sims, ms):
                 t0 = time.perf_counter()
                 action, n, value = player.best_action(state, sims=budget_sims, ms=budget_ms)
                 spent = (time.perf_counter() - t0) * 1000
-                move = cell_name(action, heights(history)[action])
+                move = "abcdefg"[action]
                 reply(f"info nodes {n} time {spent:.0f} nps {n / max(spent, 1e-3) * 1000:.0f}")
                 reply(f"info value {max(-1.0, min(1.0, value)):.4f} line {move}")
                 reply(f"bestmove {move}")

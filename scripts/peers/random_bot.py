@@ -39,9 +39,9 @@ def main():
             new = [0] * 7
             ok = True
             for mv in words[3:] if len(words) > 2 and words[2] == "moves" else []:
-                m = re.fullmatch(r"([a-g])([1-6])", mv)
+                m = re.fullmatch(r"([a-g])([1-6])?", mv)
                 col = "abcdefg".index(m.group(1)) if m else -1
-                if not m or int(m.group(2)) != new[col] + 1:
+                if not m or new[col] >= 6 or (m.group(2) and int(m.group(2)) != new[col] + 1):
                     reply(f"error bad move \"{mv}\"")
                     ok = False
                     break
@@ -54,7 +54,7 @@ def main():
                 reply("error game over: draw (full-board)")
                 continue
             col = rng.choice(free)
-            reply(f"bestmove {'abcdefg'[col]}{heights[col] + 1}")
+            reply(f"bestmove {'abcdefg'[col]}")
         else:
             reply(f"error unknown command \"{words[0]}\"")
 

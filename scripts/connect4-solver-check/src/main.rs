@@ -39,20 +39,17 @@ fn main() -> ExitCode {
     };
     let mut ours = Solver::new();
     let mut theirs = connect_four_solver::Solver::new();
+    // The test files first: they take minutes, the random positions may take an hour.
+    let mut failed = options.test_files && options.sequences.is_empty() && check_test_files(&mut ours);
     let mut tally = Tally::default();
     compare_random_positions(&options, &mut ours, &mut theirs, &mut tally);
-    report(
-        if options.sequences.is_empty() {
-            "random positions"
-        } else {
-            "given positions"
-        },
-        &tally,
-    );
-    let mut failed = !tally.disagreements.is_empty();
-    if options.test_files {
-        failed |= check_test_files(&mut ours);
-    }
+    let what = if options.sequences.is_empty() {
+        "random positions"
+    } else {
+        "given positions"
+    };
+    report(what, &tally);
+    failed |= !tally.disagreements.is_empty();
     if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
 }
 
@@ -151,8 +148,9 @@ fn compare_random_positions(
         };
         compare_position(&sequence, ours, theirs, tally);
         tally.positions += 1;
-        if tally.positions.is_multiple_of(500) {
-            eprintln!("  {} positions compared", tally.positions);
+        // A running tally, so that an interrupted run still tells what it compared.
+        if tally.positions.is_multiple_of(250) {
+            report("  so far", tally);
         }
     }
 }
@@ -217,6 +215,9 @@ fn report(what: &str, tally: &Tally) {
     );
     for line in tally.disagreements.iter().take(20) {
         println!("  disagreement: {line}");
+    }
+    if tally.disagreements.len() > 20 {
+        println!("  and {} more disagreements", tally.disagreements.len() - 20);
     }
 }
 
