@@ -172,7 +172,15 @@ r = json.load(open(os.path.join(os_run, "rates.json")))
 print("Training throughput (OpenSpiel: scripts/peers/openspiel_train.py's rates.json; zero: its run directory)")
 print(f"  {'':<12} {'self-play positions/s':>22} {'train samples/s (wall)':>24} {'learning steps':>15}")
 print(f"  {'openspiel':<12} {r['selfplay_positions_per_s']:>22} {r['train_samples_per_s_wall']:>24} {r['learning_steps']:>15}")
-print(f"  {'zero':<12} {'see zero-run/':>22} {'see zero-run/':>24} {'':>15}")
+# zero's, over the same wall-clock hour: the positions its generations stored and the samples its training
+# steps drew (steps x batch size), divided by the run's time from start to end.
+zero_run = os.path.join(out, "zero-run")
+gens = [json.loads(l) for l in open(os.path.join(zero_run, "generations.jsonl")) if l.strip()]
+batch = int(re.search(r"(?m)^batch_size\s*=\s*(\d+)", open(os.path.join(zero_run, "config.toml")).read()).group(1))
+wall = float(open(zero_run + ".end").read()) - float(open(zero_run + ".start").read())
+positions = sum(g["positions"] for g in gens)
+steps = sum(g["train_steps"] for g in gens)
+print(f"  {'zero':<12} {positions / wall:>22.2f} {steps * batch / wall:>24.2f} {steps:>15}")
 print()
 print("Moves that keep the game-theoretic value (solver benchmark), by training time")
 print(f"  {'minutes':<8} {'openspiel':>12} {'zero':>12}")
