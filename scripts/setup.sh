@@ -12,9 +12,10 @@ set -euo pipefail
 TORCH_VERSION="2.13.0"   # tch 0.26 requires exactly this libtorch
 # Everything the project's Python side needs: pyarrow, pandas and duckdb (the data tests read zero's Parquet shards
 # with them and run every query of docs/data.md), tensorboard (a test reads the run's event files with it),
-# onnxruntime (the ONNX export's reference), and maturin and pytest (the Python package `zero`: its wheel is built
-# and its suite run by scripts/python-package.sh).
-REQUIREMENTS="torch==${TORCH_VERSION} numpy pyarrow pandas duckdb tensorboard onnxruntime maturin pytest"
+# onnxruntime (the ONNX export's reference), maturin and pytest (the Python package `zero`: its wheel is built
+# and its suite run by scripts/python-package.sh), gymnasium and pettingzoo (the package's environments are checked
+# with their own checkers) and pydraughts (a test reads zero's Bashni PDN with it).
+REQUIREMENTS="torch==${TORCH_VERSION} numpy pyarrow pandas duckdb tensorboard onnxruntime maturin pytest gymnasium pettingzoo pydraughts"
 # Room the wheel and its CUDA libraries need; ZERO_SETUP_MIN_FREE_GB overrides it (a CPU-only mirror needs less,
 # and the set-up tests exercise later steps on small scratch disks).
 MIN_FREE_GB="${ZERO_SETUP_MIN_FREE_GB:-8}"

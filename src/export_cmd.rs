@@ -15,11 +15,18 @@ pub struct ExportArgs {
     /// The bundle directory to create (must not exist).
     #[arg(long)]
     pub out: PathBuf,
-    /// Default simulations per move recorded in the manifest (default: the run's self-play search, else 200).
-    #[arg(long)]
+    /// Default simulations per move recorded in the manifest, 1 to 1000000: the bot's budget, in place of the
+    /// run's time per move (default: the run's self-play simulations, else 200).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(zero_search::config::MAX_SIMULATIONS)))]
     pub sims: Option<u32>,
+    /// Default milliseconds per move recorded in the manifest, 1 to 600000: the bot's budget (default: the
+    /// run's headline match's, `run.eval_equal_time_ms`, when it had one; else simulations).
+    #[arg(long, value_name = "MS", conflicts_with = "sims",
+          value_parser = clap::value_parser!(u64).range(1..=u64::from(zero_search::config::MAX_MOVE_TIME_MS)))]
+    pub movetime: Option<u64>,
     /// Default root search recorded in the manifest: puct or gumbel, or one for each side as FIRST/SECOND
-    /// (gumbel/puct) (default: the run's, else puct).
+    /// (gumbel/puct) (default: the run's headline match's, `run.eval_equal_time_root`, when it had one, else
+    /// its self-play's; else puct).
     #[arg(long)]
     pub root: Option<SideRoots>,
     /// Default score weight recorded in the manifest: W for both sides or FIRST/SECOND, each in [0, 1] (the
@@ -28,7 +35,7 @@ pub struct ExportArgs {
     pub score: Option<SideWeights>,
     /// Default weight of the game's heuristic minimaxed through the search, recorded in the manifest: in [0, 1]
     /// (the search's `minimax_weight`; default: the run's `run.eval_equal_time_minimax`, else 0).
-    #[arg(long, value_parser = minimax_weight)]
+    #[arg(long, value_parser = zero_bot::cli::minimax_weight)]
     pub minimax: Option<f32>,
     /// The standings of a round robin of this network's levels (`zero eval --out FILE` with players
     /// `ckpt:CKPT,level=NAME,name=NAME` and the anchors): recorded in the manifest and shown beside the level
@@ -77,21 +84,16 @@ fn read_level_ratings(path: &Path, game: &str) -> Result<Vec<LevelRating>> {
 /// What the checkpoint's run played with, when the checkpoint is a run directory's (`RUN_DIR` itself, or a file
 /// under `RUN_DIR/checkpoints/`).
 struct RunSearch {
-    /// Self-play's simulations and root search (`selfplay.search`).
+    /// Self-play's simulations (`selfplay.search`).
     simulations: u32,
+    /// The headline match's time per move (`run.eval_equal_time_ms`), when the run played one.
+    movetime_ms: Option<u64>,
+    /// The headline match's root (`run.eval_equal_time_root`), else self-play's.
     root: SideRoots,
     /// The score weight the run judged its networks with (`run.eval_equal_time_score_utility`).
     score_utility: SideWeights,
     /// The minimax weight it judged them with (`run.eval_equal_time_minimax`).
     minimax_weight: f32,
-}
-
-/// A `--minimax` weight: a number in [0, 1].
-fn minimax_weight(text: &str) -> std::result::Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
-        _ => Err(format!("expected a weight from 0 to 1, got {text:?}")),
-    }
 }
 
 fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<RunSearch>> {
@@ -105,9 +107,15 @@ fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<RunSea
     };
     let config = zero_run::config::RunConfig::load(&config)?;
     let search = &config.selfplay.search;
+    let headline = config.run.eval_equal_time_ms > 0;
     Ok(Some(RunSearch {
         simulations: search.simulations,
-        root: search.root,
+        movetime_ms: headline.then_some(config.run.eval_equal_time_ms),
+        root: if headline {
+            config.run.eval_equal_time_root
+        } else {
+            search.root
+        },
         score_utility: config.run.eval_equal_time_score_utility,
         minimax_weight: config.run.eval_equal_time_minimax,
     }))
@@ -131,6 +139,11 @@ pub fn run(args: ExportArgs) -> Result<()> {
     let options = ExportOptions {
         search: SearchDefaults {
             sims: args.sims.or(ran.as_ref().map(|r| r.simulations)).unwrap_or(200),
+            // A budget of simulations asked for replaces the run's time per move.
+            movetime_ms: match args.sims {
+                Some(_) => None,
+                None => args.movetime.or(ran.as_ref().and_then(|r| r.movetime_ms)),
+            },
             // Without a run's root, the bot plays as the arena's judged network players do.
             root: args
                 .root

@@ -10,7 +10,7 @@ use zero_records::{read_records, replay};
 pub struct ReplayArgs {
     /// A record file (PDN or PGN-style).
     pub file: PathBuf,
-    /// The game, for records without a GameType tag.
+    /// The game, for records without a GameType tag or with a PDN number there and no Variant tag.
     #[arg(long, value_parser = crate::game_arg::parser())]
     pub game: Option<GameKind>,
 }
@@ -23,16 +23,30 @@ pub fn replay_file(args: ReplayArgs) -> Result<()> {
         bail!("{}: no game record in it", args.file.display());
     }
     for read in &records {
-        let kind = match (read.record.game_type(), args.game) {
-            (Some((name, _)), _) => name
-                .parse::<GameKind>()
-                .with_context(|| format!("{}: line {}: its GameType tag", args.file.display(), read.line))?,
+        let tag = read.record.game_type();
+        let kind = match (tag.and_then(|t| t.name), args.game) {
+            (Some(name), _) => name.parse::<GameKind>().with_context(|| {
+                let which = if tag.is_some_and(|t| t.pdn.is_some()) {
+                    "Variant"
+                } else {
+                    "GameType"
+                };
+                format!("{}: line {}: its {which} tag", args.file.display(), read.line)
+            })?,
             (None, Some(kind)) => kind,
-            (None, None) => bail!(
-                "{}: line {}: no GameType tag: name the game with --game",
-                args.file.display(),
-                read.line
-            ),
+            (None, None) => match tag.and_then(|t| t.pdn) {
+                Some(number) => bail!(
+                    "{}: line {}: GameType {number} is a PDN draughts game and no Variant tag names one of zero's: \
+                     name the game with --game (bashni reads Russian draughts' notation, GameType 25)",
+                    args.file.display(),
+                    read.line
+                ),
+                None => bail!(
+                    "{}: line {}: no GameType tag: name the game with --game",
+                    args.file.display(),
+                    read.line
+                ),
+            },
         };
         let line = with_game!(kind, G => replay::<G>(read).map(|r| {
             let end = r.end.outcome().map(|o| format!(", {}", o.reason)).unwrap_or_default();

@@ -4,7 +4,7 @@ mod support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use support::{scratch, tiny_bundle};
+use support::{scratch, text, tiny_bundle, zero};
 use zero_games::Game;
 use zero_games::bashni::Bashni;
 
@@ -169,17 +169,18 @@ fn bot_ends_quietly_at_the_end_of_its_input() {
     assert!(out.stdout.is_empty());
 }
 
-/// Checks an analysis block up to `bestmove`: the summary, at most `multipv` top moves (legal, most visited
-/// first), the value line; returns (periodic reports seen before it, the best move).
-fn read_analysis(bot: &mut Client, multipv: usize, start: &Bashni) -> (usize, String) {
-    let (mut summaries, mut top) = (0, Vec::new());
+/// Checks an analysis block up to `bestmove`: the summary, at most `multipv` top moves (legal, in the root's
+/// order: most visited first with a PUCT root, a `gumbel` score on each with a Gumbel root), the value line;
+/// returns (periodic reports seen before it, the best move, the first top move).
+fn read_analysis(bot: &mut Client, multipv: usize, start: &Bashni) -> (usize, String, String) {
+    let (mut summaries, mut top) = (0, Vec::<(String, u32)>::new());
     loop {
         let reply = bot.read();
         let words: Vec<&str> = reply.split_whitespace().collect();
         match words.as_slice() {
             ["bestmove", mv] => {
                 assert!(summaries >= 1, "no summary before bestmove");
-                return (summaries - 1, mv.to_string());
+                return (summaries - 1, mv.to_string(), top[0].0.clone());
             }
             ["info", "nodes", n, "time", _, "nps", _, "value", v, "wdl", w, d, l] => {
                 let wdl: u32 = [w, d, l].iter().map(|x| x.parse::<u32>().unwrap()).sum();
@@ -200,20 +201,51 @@ fn read_analysis(bot: &mut Client, multipv: usize, start: &Bashni) -> (usize, St
                 _,
                 "q",
                 _,
-                "line",
-                first,
-                ..,
+                rest @ ..,
             ] => {
+                let (gumbel, first) = match rest {
+                    ["gumbel", score, "line", first, ..] => (Some(score.parse::<f32>().unwrap()), first),
+                    ["line", first, ..] => (None, first),
+                    _ => panic!("unexpected top move {reply:?}"),
+                };
                 assert_eq!(i.parse::<usize>().unwrap(), top.len() + 1, "{reply}");
                 assert!(top.len() < multipv && mv == first, "{reply}");
+                assert!(top.iter().all(|(seen, _)| seen != mv), "each move once: {reply}");
                 let mut after = start.clone();
                 after.play(&start.parse_move(mv).unwrap());
-                top.push(visits.parse::<u32>().unwrap());
-                assert!(top.windows(2).all(|w| w[0] >= w[1]), "most visited first: {top:?}");
+                top.push((mv.to_string(), visits.parse::<u32>().unwrap()));
+                if gumbel.is_none() {
+                    assert!(top.windows(2).all(|w| w[0].1 >= w[1].1), "most visited first: {top:?}");
+                }
             }
             ["info", "value", ..] => assert!(!top.is_empty(), "no top move before {reply}"),
             _ => panic!("unexpected line {reply:?}"),
         }
+    }
+}
+
+#[test]
+fn a_gumbel_bundle_shows_its_halving_order_and_plays_multipv_1() {
+    let tmp = scratch("bot-gumbel-analysis");
+    tiny_bundle("bashni", tmp.path(), 8);
+    let bundle = tmp.path().join("gumbel");
+    let ckpt = tmp.path().join("net.safetensors");
+    let out = zero(&[
+        "export",
+        ckpt.to_str().unwrap(),
+        "--out",
+        bundle.to_str().unwrap(),
+        "--root",
+        "gumbel",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut bot = Client::start(&bundle);
+    let start = replay(&[]);
+    bot.send("setoption name multipv value 5");
+    for budget in ["go sims 64", "go movetime 300"] {
+        bot.send(budget);
+        let (_, best, first) = read_analysis(&mut bot, 5, &start);
+        assert_eq!(best, first, "{budget}: bestmove is multipv 1");
     }
 }
 
@@ -225,7 +257,8 @@ fn bot_analyses_with_top_moves_and_searches_until_stop() {
     let start = replay(&[]);
     bot.send("setoption name multipv value 3");
     bot.send("go sims 32");
-    let (_, best) = read_analysis(&mut bot, 3, &start);
+    let (_, best, first) = read_analysis(&mut bot, 3, &start);
+    assert_eq!(best, first, "bestmove is multipv 1");
     replay(&[&best]);
     for (line, reason) in [
         (
@@ -261,13 +294,14 @@ fn bot_analyses_with_top_moves_and_searches_until_stop() {
     }
     assert!(waiting.iter().any(|l| l.starts_with("error searching")), "{waiting:?}");
     bot.send("stop");
-    let (_, best) = read_analysis(&mut bot, 3, &start);
+    let (_, best, first) = read_analysis(&mut bot, 3, &start);
+    assert_eq!(best, first, "bestmove is multipv 1");
     replay(&[&best]);
     assert_eq!(bot.ask("isready"), "readyok", "the session goes on after stop");
     // A level: its simulations become the default budget (one simulation for a beginner).
     bot.send("setoption name level value beginner");
     bot.send("go");
-    let (_, best) = read_analysis(&mut bot, 3, &start);
+    let (_, best, _) = read_analysis(&mut bot, 3, &start);
     replay(&[&best]);
     // quit ends an infinite search and the session at once.
     bot.send("go infinite");

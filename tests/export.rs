@@ -111,7 +111,8 @@ fn export_of_a_run_directory_takes_the_newest_generation_and_its_elo() {
         format!("{}\n{}\n", line(2, 50.0), line(3, 123.5)),
     )
     .unwrap();
-    // The run searched 48 simulations with a Gumbel root: the bundle's defaults are its run's.
+    // The run's self-play searched 48 simulations with a Gumbel root, and its headline match gave the network 20 ms
+    // a move with the PUCT root: the bundle plays as that match measured it (the simulations stay for `max`).
     let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tours-quick.toml");
     std::fs::copy(config, run.join("config.toml")).unwrap();
     let bundle = dir.join("bundle");
@@ -122,8 +123,10 @@ fn export_of_a_run_directory_takes_the_newest_generation_and_its_elo() {
     assert_eq!(m["provenance"]["generation"], 3);
     assert_eq!(m["provenance"]["elo"], 123.5);
     assert_eq!(m["search"]["sims"], 48);
-    assert_eq!(m["search"]["root"], "gumbel");
-    // ...and so are a checkpoint file's of the run, unless the command line says otherwise.
+    assert_eq!(m["search"]["movetime_ms"], 20);
+    assert_eq!(m["search"]["root"], "puct");
+    // ...and so are a checkpoint file's of the run, unless the command line says otherwise: simulations asked for
+    // replace the time.
     let file_bundle = dir.join("bundle-of-file");
     let checkpoint = run.join("checkpoints/a.safetensors");
     let out = zero(&[
@@ -138,8 +141,9 @@ fn export_of_a_run_directory_takes_the_newest_generation_and_its_elo() {
     let m = manifest(&file_bundle);
     assert_eq!(
         (m["search"]["sims"].clone(), m["search"]["root"].clone()),
-        (64.into(), "gumbel".into())
+        (64.into(), "puct".into())
     );
+    assert!(m["search"].get("movetime_ms").is_none(), "{}", m["search"]);
     assert_eq!(
         std::fs::read(bundle.join("network.safetensors")).unwrap(),
         std::fs::read(run.join("checkpoints/a.safetensors")).unwrap()

@@ -135,9 +135,16 @@ loss = events.Scalars("train/loss")
 assert [e.step for e in loss] == [r["step"] for r in steps], "one point per step"
 assert all(abs(e.value - r["loss"]) < 1e-4 * max(1, abs(r["loss"])) for e, r in zip(loss, steps))
 assert abs(loss[0].wall_time - steps[0]["unix_time"]) < 1e-3
-for tag in ["train/lr", "train/value_loss", "generation/draw_rate", "phases/train/seconds", "ratings/gen1/elo",
+for tag in ["train/lr", "train/value_loss", "generation/draw_rate", "phases/train/seconds", "ratings/network/elo",
             "scores/greedy/score"]:
     assert tag in tags, (tag, sorted(tags))
+assert not any(t.startswith("ratings/gen") for t in tags), sorted(tags)
+generations = [json.loads(l) for l in open(run + "/generations.jsonl")]
+elo = events.Scalars("ratings/network/elo")
+assert [e.step for e in elo] == [g["generation"] for g in generations]
+for point, g in zip(elo, generations):
+    own = next(r["elo"] for r in g["ratings"] if r["player"] == g["network"])
+    assert abs(point.value - own) < 1e-3 * max(1, abs(own)), (point.value, own)
 assert [e.step for e in events.Scalars("generation/draw_rate")] == [1]
 print("OK", len(tags))
 "#;

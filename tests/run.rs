@@ -326,6 +326,49 @@ fn check_finds_and_repairs_damage(dir: &Path) {
 }
 
 #[test]
+fn a_run_ended_by_sigterm_prints_the_summary_that_waited_for_the_next_generation() {
+    let dir = std::env::temp_dir().join(format!("zero-run-sigterm-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let settings = [
+        "run.generations=2",
+        "run.games_per_generation=24",
+        "run.eval_games=2",
+        "run.eval_openings=2",
+        "run.eval_equal_time_ms=0",
+        "run.eval_beside_selfplay=true",
+        "selfplay.games_in_flight=4",
+    ];
+    let mut run = quick_baghchal_run(&dir, &settings)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_state(&dir, &mut run, |s| {
+        s["generation"] == 1 && s["phase"] == "selfplay" && s["pending"]["generation"] == 1
+    });
+    // SAFETY: kill(2) with the PID of the child this test started.
+    unsafe { libc::kill(run.id() as i32, libc::SIGTERM) };
+    let out = run.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(143),
+        "ended as SIGTERM would have: {:?}",
+        out.status
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("generation   1:"),
+        "generation 1's summary was printed: {stdout}"
+    );
+    let state = std::fs::read_to_string(dir.join("state.json")).unwrap();
+    if state.contains("pending") {
+        assert!(stdout.contains("its ratings come when the run resumes"), "{stdout}");
+        assert!(read_summaries(&dir).is_empty(), "kept in the state, recorded on resume");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_run_evaluating_beside_self_play_records_each_generation_once_through_a_kill() {
     let dir = std::env::temp_dir().join(format!("zero-run-beside-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -405,7 +405,7 @@ fn analysis_flip_steps_save_and_load(report: &serde_json::Value, first: &serde_j
     // Saved as a PDN record, loaded back into a new game: the same moves and position.
     let saved = report["saved"].as_str().unwrap();
     assert!(
-        saved.contains("[GameType \"bashni\"]") && saved.contains(first_move),
+        saved.contains("[Variant \"bashni\"]") && saved.contains(first_move),
         "{saved}"
     );
     assert_eq!(report["loaded"]["history"], first["history"]);

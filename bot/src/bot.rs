@@ -12,7 +12,7 @@ use zero_onnx::OnnxEvaluator;
 use zero_search::minimax::heuristic_judge;
 use zero_search::{
     Budget, CachedEvaluator, Engine, EvalRequest, Evaluation, Evaluator, Level, Progress, RootMove, SearchConfig,
-    actions_to_moves,
+    SideRoots, SideWeights, actions_to_moves,
 };
 
 /// Positions the bot's network remembers (the search transposes).
@@ -93,7 +93,8 @@ pub struct Decision<G: Game> {
     pub line: Vec<String>,
     /// Simulations run over all the steps of the move.
     pub simulations: u32,
-    /// The first search's root moves, most visited first, for analysis output.
+    /// The first search's root moves in the search's order (its choice first: `zero_search::root_moves`), for
+    /// analysis output.
     pub top: Vec<MoveStats>,
     /// Wall time of the move.
     pub elapsed: Duration,
@@ -109,6 +110,9 @@ pub struct MoveStats {
     pub q: f32,
     /// Its expected line in complete moves, starting with it.
     pub line: Vec<String>,
+    /// With a Gumbel root: the score its halving ranks the move by (`RootMove::gumbel_score`); `None` with a
+    /// PUCT root, which ranks by visits.
+    pub gumbel_score: Option<f32>,
 }
 
 /// The bundle's network and search, ready to play game `G`.
@@ -124,29 +128,60 @@ pub struct Bot<G: Encoding> {
     pub tablebase: Option<crate::perfect::Tablebase>,
 }
 
+/// What a user changes of a bundle's default search ([`crate::SearchDefaults`]); `None` keeps the bundle's.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SearchOverrides {
+    /// Simulations per move (a budget of simulations, whatever the bundle's kind).
+    pub sims: Option<u32>,
+    /// Milliseconds per move (a budget of time, whatever the bundle's kind).
+    pub movetime_ms: Option<u64>,
+    pub root: Option<SideRoots>,
+    pub score_utility: Option<SideWeights>,
+    pub minimax_weight: Option<f32>,
+}
+
+impl SearchOverrides {
+    /// Only the simulations changed (`None`: nothing).
+    pub fn sims(sims: Option<u32>) -> Self {
+        SearchOverrides {
+            sims,
+            ..SearchOverrides::default()
+        }
+    }
+}
+
 /// A bot is made for a game with a heuristic: its search may minimax it (a bundle's `minimax_weight`).
 impl<G: Encoding + Heuristic> Bot<G> {
-    /// The bundle's network on the CPU (libtorch where the build has it), with the bundle's root search; `sims`
-    /// overrides the bundle's default.
-    pub fn from_bundle(bundle: &Bundle, sims: Option<u32>) -> Result<Self> {
-        Bot::from_bundle_on(bundle, sims, Runtime::DEFAULT)
+    /// The bundle's network on the CPU (libtorch where the build has it), searching as the bundle says (root,
+    /// budget, score and minimax weights) except where `overrides` says otherwise.
+    pub fn from_bundle(bundle: &Bundle, overrides: &SearchOverrides) -> Result<Self> {
+        Bot::from_bundle_on(bundle, overrides, Runtime::DEFAULT)
     }
 
     /// [`Bot::from_bundle`] with the network run by `runtime`.
-    pub fn from_bundle_on(bundle: &Bundle, sims: Option<u32>, runtime: Runtime) -> Result<Self> {
+    pub fn from_bundle_on(bundle: &Bundle, overrides: &SearchOverrides, runtime: Runtime) -> Result<Self> {
         let evaluator = network::<G>(bundle, runtime)?;
-        let sims = sims.unwrap_or(bundle.manifest.search.sims).max(1);
-        let config = SearchConfig {
-            score_utility: bundle.manifest.search.score_utility,
-            minimax_weight: bundle.manifest.search.minimax_weight,
-            ..SearchConfig::for_play(bundle.manifest.search.root, sims)
+        let defaults = &bundle.manifest.search;
+        let sims = overrides.sims.unwrap_or(defaults.sims).max(1);
+        let default_budget = match (overrides.sims, overrides.movetime_ms.or(defaults.movetime_ms)) {
+            (None, Some(ms)) => Budget::MoveTime(Duration::from_millis(ms.max(1))),
+            _ => Budget::Simulations(sims),
         };
+        let config = SearchConfig {
+            score_utility: overrides.score_utility.unwrap_or(defaults.score_utility),
+            minimax_weight: overrides.minimax_weight.unwrap_or(defaults.minimax_weight),
+            ..SearchConfig::for_play(overrides.root.unwrap_or(defaults.root), sims)
+        };
+        config
+            .score_utility
+            .check_score_utility()
+            .map_err(|e| anyhow::anyhow!("score weight {}: {e}", config.score_utility))?;
         // Fixed seed: the same position and budget give the same move (Gumbel sampling included).
         let mut engine = Engine::seeded(evaluator, config, 0);
         engine.set_static_judge(heuristic_judge::<G>);
         Ok(Bot {
             engine,
-            default_budget: Budget::Simulations(sims),
+            default_budget,
             rules: bundle.rules::<G>()?,
             own_sims: sims,
             level: None,
@@ -250,6 +285,7 @@ pub fn move_stats<G: Game>(game: &G, root_moves: &[RootMove]) -> Vec<MoveStats> 
                 visits: m.visits,
                 prior: m.prior,
                 q: m.q,
+                gumbel_score: m.gumbel_score,
             })
         })
         .collect()

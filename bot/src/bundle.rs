@@ -81,8 +81,13 @@ impl LevelRating {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SearchDefaults {
-    /// Simulations per move when the user names none.
+    /// Simulations per move when the user names none (and the `max` level's), unless `movetime_ms` is set.
     pub sims: u32,
+    /// Milliseconds of thinking per move when the user names no budget, in place of `sims`: the budget of the
+    /// run's headline match (`run.eval_equal_time_ms`), so that the bot plays as its figure was measured. Absent
+    /// in bundles exported with `--sims` or before it existed: `sims` simulations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movetime_ms: Option<u64>,
     /// Root search: `puct` or `gumbel`, or one for each side, `FIRST/SECOND` (`gumbel/puct`).
     pub root: SideRoots,
     /// How much the search weighs the game's score beside the value (`SearchConfig::score_utility`): a number

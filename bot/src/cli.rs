@@ -1,33 +1,69 @@
 //! The commands `bot`, `play` and `serve` of both binaries, `zero` and the libtorch-free `zero-play`: a
 //! bundle's bot over the line protocol, in the terminal and in the browser; and how both print an error.
 
-use crate::{Bot, Bundle, Runtime, play, protocol, serve};
+use crate::{Bot, Bundle, Runtime, SearchOverrides, play, protocol, serve};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
 use zero_games::{Encoding, Game, Heuristic, with_game};
-use zero_search::Level;
+use zero_search::config::{MAX_MOVE_TIME_MS, MAX_SIMULATIONS};
+use zero_search::{Level, SideRoots, SideWeights};
 
-/// How strong the bot plays (its simulations, or a named level) and what runs its network.
+/// How strong the bot plays (its budget, or a named level), how it searches and what runs its network. Each
+/// search setting left out is the bundle's: the one its run's headline match was measured with.
 #[derive(Args, Debug, Clone)]
 pub struct Strength {
-    /// Simulations per bot decision (default: the bundle's).
-    #[arg(long)]
+    /// Simulations per bot decision, 1 to 1000000 (default: the bundle's budget).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SIMULATIONS)))]
     pub sims: Option<u32>,
+    /// Milliseconds per bot move, 1 to 600000 (default: the bundle's budget).
+    #[arg(long, value_name = "MS", conflicts_with = "sims",
+          value_parser = clap::value_parser!(u64).range(1..=u64::from(MAX_MOVE_TIME_MS)))]
+    pub movetime: Option<u64>,
     /// A strength level: beginner, casual, club, expert, strong or max (simulations and a move-choice
     /// temperature, set per game; their measured Elo is in docs/protocol.md).
-    #[arg(long, conflicts_with = "sims", value_parser = Level::parse)]
+    #[arg(long, conflicts_with_all = ["sims", "movetime"], value_parser = Level::parse)]
     pub level: Option<Level>,
+    /// Root search: puct or gumbel, or one for each side as FIRST/SECOND (gumbel/puct) (default: the bundle's).
+    #[arg(long)]
+    pub root: Option<SideRoots>,
+    /// Weight of the game's score beside its value: W for both sides or FIRST/SECOND, each in [0, 1] (default:
+    /// the bundle's).
+    #[arg(long)]
+    pub score: Option<SideWeights>,
+    /// Weight of the game's heuristic minimaxed through the search, in [0, 1] (default: the bundle's).
+    #[arg(long, value_parser = minimax_weight)]
+    pub minimax: Option<f32>,
     /// What runs the network: torch (libtorch, f32), torch-bf16 (libtorch, bf16 on a CPU with native bf16) or
     /// onnx (tract, pure Rust, f32; the bundle's network.onnx). Default: torch where the build has it.
     #[arg(long)]
     pub runtime: Option<Runtime>,
 }
 
+/// A `--minimax` weight: a number in [0, 1].
+pub fn minimax_weight(text: &str) -> std::result::Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
+        _ => Err(format!("expected a weight from 0 to 1, got {text:?}")),
+    }
+}
+
 impl Strength {
+    /// What the user changed of the bundle's search.
+    fn overrides(&self) -> SearchOverrides {
+        SearchOverrides {
+            sims: self.sims,
+            movetime_ms: self.movetime,
+            root: self.root,
+            score_utility: self.score,
+            minimax_weight: self.minimax,
+        }
+    }
+
     /// The bundle's bot at this strength.
     fn bot<G: Encoding + Heuristic>(&self, bundle: &Bundle) -> Result<Bot<G>> {
-        let mut bot = Bot::<G>::from_bundle_on(bundle, self.sims, self.runtime.unwrap_or(Runtime::DEFAULT))?;
+        let runtime = self.runtime.unwrap_or(Runtime::DEFAULT);
+        let mut bot = Bot::<G>::from_bundle_on(bundle, &self.overrides(), runtime)?;
         if let Some(level) = self.level {
             bot.set_level(level);
         }

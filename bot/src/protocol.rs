@@ -339,7 +339,7 @@ fn search_until_stop<G: Encoding>(
         }
         if ended.is_none() && reported.elapsed() >= INFINITE_INFO_EVERY {
             reported = Instant::now();
-            let top = move_stats(game, &root_moves(progress.tree));
+            let top = move_stats(game, &root_moves(progress.tree, progress.gumbel));
             let report = Report {
                 simulations: progress.simulations,
                 elapsed: progress.elapsed,
@@ -392,8 +392,8 @@ struct Report<'a> {
 }
 
 impl Report<'_> {
-    /// `info nodes N time MS nps X value V wdl W D L` and `info multipv I move M visits N prior P q Q line ...`
-    /// for the first `multipv` moves; nothing when `multipv` is 0.
+    /// `info nodes N time MS nps X value V wdl W D L` and `info multipv I move M visits N prior P q Q [gumbel S]
+    /// line ...` for the first `multipv` moves in the search's order; nothing when `multipv` is 0.
     fn write(&self, multipv: u32, out: &mut impl Write) -> std::io::Result<()> {
         if multipv == 0 {
             return Ok(());
@@ -407,9 +407,11 @@ impl Report<'_> {
             self.simulations, self.value
         )?;
         for (i, m) in self.top.iter().take(multipv as usize).enumerate() {
+            // A Gumbel root ranks by its halving, not by visits: the score it ranks by is shown.
+            let gumbel = m.gumbel_score.map_or_else(String::new, |s| format!(" gumbel {s:.4}"));
             writeln!(
                 out,
-                "info multipv {} move {} visits {} prior {:.4} q {:.4} line {}",
+                "info multipv {} move {} visits {} prior {:.4} q {:.4}{gumbel} line {}",
                 i + 1,
                 m.text,
                 m.visits,

@@ -91,7 +91,8 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl<G: Encoding + Heuristic> Api<G> {
     /// The bundle's bot (`sims` overriding its default budget), with no game started yet.
     pub fn new(bundle: &Bundle, sims: Option<u32>) -> Result<Api<G>> {
-        Ok(Api::with_bot(Bot::<G>::from_bundle(bundle, sims)?, bundle))
+        let bot = Bot::<G>::from_bundle(bundle, &crate::SearchOverrides::sims(sims))?;
+        Ok(Api::with_bot(bot, bundle))
     }
 }
 
@@ -338,7 +339,7 @@ impl<G: Encoding> Api<G> {
                     .parse_move(&m.text)
                     .map_or_else(|_| squares_of(&m.text), |mv| move_squares(&game, &mv, self.height));
                 json!({ "move": m.text, "squares": squares, "visits": m.visits, "prior": m.prior,
-                        "q": m.q, "line": m.line })
+                        "q": m.q, "gumbel": m.gumbel_score, "line": m.line })
             })
             .collect();
         let mut answer = json!({

@@ -144,6 +144,7 @@ fn export_tiny<G: Encoding>(dir: &Path) -> Bundle {
     let out = dir.join(G::NAME);
     let search = SearchDefaults {
         sims: 4,
+        movetime_ms: None,
         root: RootSearch::Puct.into(),
         score_utility: zero_search::SearchConfig::DEFAULT.score_utility,
         minimax_weight: 0.0,

@@ -117,6 +117,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// How a game record writes its result (the first player won, the second won, a draw): chess's PGN tokens
     /// unless the game's players use others (draughts' PDN: `2-0 0-2 1-1`). Records read either for any game.
     const RECORD_RESULTS: [&'static str; 3] = ["1-0", "0-1", "1/2-1/2"];
+    /// The numeric `GameType` of PDN (the draughts standard) whose board and notation a record of this game
+    /// shares, if any (Bashni: 25, Russian draughts, with `A0`: algebraic squares): such records carry it, and
+    /// the game's name in a `Variant` tag, so that draughts tools read them. `None`: the game's name is the
+    /// record's `GameType`.
+    const PDN_GAME_TYPE: Option<&'static str> = None;
     /// How the board is drawn for people ([`BoardStyle`]).
     const BOARD_STYLE: BoardStyle = BoardStyle::Squares;
 
@@ -127,6 +132,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn describe_rules(rules: &Self::Rules) -> Vec<String>;
     /// The same rule set with every draw rule (repetition, no-progress, ply cap) switched off, as perft counts.
     fn without_draw_rules(rules: &Self::Rules) -> Self::Rules;
+    /// The most actions a game from the initial position can take under `rules` (its ply cap times the most
+    /// actions a move is made of), or `None` when the rules set no bound: the length OpenSpiel's users know as
+    /// `max_game_length`.
+    fn max_actions(rules: &Self::Rules) -> Option<u32>;
 
     /// The initial position.
     fn start(rules: &Self::Rules) -> Self;

@@ -143,6 +143,36 @@ fn rules_describe_themselves_completely() {
     assert!(!ludii.men_capture_backward);
 }
 
+#[test]
+fn a_pdn_fen_reads_as_single_pieces() {
+    let rules = Rules::default();
+    let start = Bashni::start(&rules).position();
+    // pydraughts' Russian start (algebraic), PDN's numbered squares with ranges, and quoted as a FEN tag holds it.
+    for fen in [
+        "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+        "W:W21-32:B1-12",
+        "\"W:B1-12:W21-32.\"",
+    ] {
+        assert_eq!(Bashni::from_position(&rules, fen).unwrap().position(), start, "{fen}");
+    }
+    let kings = Bashni::from_position(&rules, "B:WKb8,c3:B5,Kg1").unwrap();
+    assert_eq!(kings.position(), "b g1:B c3:w a7:b b8:W");
+    let cases: &[(&str, &str, &str)] = &[
+        ("W:Wz9:B1", "Wz9", "not a square"),
+        ("W:W21:B21", "B21", "twice"),
+        ("W:W8-5", "W8-5", "backwards"),
+        ("W:W30-40", "W30-40", "not a square number"),
+        ("W:X1", "X1", "expected W or B"),
+        ("W:W1", "W1", "crowned"),
+        ("W:W13-25", "W13-25", "more than 12"),
+    ];
+    for &(text, token, why) in cases {
+        let (got_token, reason) = position_error(text);
+        assert_eq!(got_token, token, "{text:?}");
+        assert!(reason.contains(why), "{text:?}: {reason}");
+    }
+}
+
 const FUZZ_CASES: u32 = 2000;
 
 fn check_position_text(text: &str) {
@@ -159,6 +189,11 @@ proptest! {
 
     #[test]
     fn fuzz_positions_arbitrary(text in any::<String>()) {
+        check_position_text(&text);
+    }
+
+    #[test]
+    fn fuzz_pdn_fens(text in "[WB]:[WBX]K?[a-h0-9]{0,2}(,K?[a-h0-9]{1,2}(-[0-9]{1,2})?){0,6}(:[WB][a-h0-9,K-]{0,12})?") {
         check_position_text(&text);
     }
 

@@ -104,6 +104,9 @@ pub struct MoveStats {
     pub q: f32,
     /// The expected line in notation, starting with the move.
     pub line: Vec<String>,
+    /// With a Gumbel root, the score its sequential halving ranks the move by; None with a PUCT root (ranked
+    /// by visits).
+    pub gumbel: Option<f32>,
 }
 
 #[pymethods]
@@ -130,7 +133,8 @@ pub struct Analysis {
     pub policy: Py<PyArray1<f32>>,
     /// Visits of each root move the search tried, by move in notation.
     pub visits: Py<PyDict>,
-    /// The root moves, most visited first (`MoveStats`).
+    /// The root moves in the search's order, its choice first (`MoveStats`): most visited first with a PUCT
+    /// root, the halving's order with a Gumbel root.
     pub top: Py<PyList>,
     /// The expected line in notation, starting with the move.
     pub line: Vec<String>,
@@ -161,6 +165,7 @@ fn analysis(py: Python<'_>, found: Found) -> PyResult<Analysis> {
             prior: stats.prior,
             q: stats.q,
             line: stats.line,
+            gumbel: stats.gumbel_score,
         };
         top.append(Py::new(py, stats)?)?;
     }
@@ -191,7 +196,7 @@ pub struct Bot {
 fn open_bot(bundle: &Bundle, sims: Option<u32>) -> anyhow::Result<(Box<dyn AnyBot>, Box<dyn AnyState>)> {
     let kind: GameKind = bundle.manifest.game;
     with_game!(kind, G => {
-        let bot = zero_bot::Bot::<G>::from_bundle_on(bundle, sims, Runtime::Onnx)?;
+        let bot = zero_bot::Bot::<G>::from_bundle_on(bundle, &zero_bot::SearchOverrides::sims(sims), Runtime::Onnx)?;
         let start: Box<dyn AnyState> = Box::new(<G as zero_games::Game>::start(&bot.rules));
         Ok((Box::new(bot) as Box<dyn AnyBot>, start))
     })

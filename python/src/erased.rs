@@ -35,6 +35,8 @@ pub trait AnyState: Send + Sync {
     fn describe_action(&self, action: Action) -> String;
 
     fn action_space(&self) -> usize;
+    /// The most actions a game from the start takes under these rules, if they bound it.
+    fn max_actions(&self) -> Option<u32>;
     fn symmetries(&self) -> usize;
     fn transformed(&self, sym: usize) -> Box<dyn AnyState>;
     fn transform_action(&self, action: Action, sym: usize) -> Action;
@@ -131,6 +133,9 @@ impl<G: Registered> AnyState for G {
 
     fn action_space(&self) -> usize {
         G::ACTION_SPACE
+    }
+    fn max_actions(&self) -> Option<u32> {
+        G::max_actions(Game::rules(self))
     }
     fn symmetries(&self) -> usize {
         G::SYMMETRIES

@@ -111,32 +111,114 @@ impl Game {
 
     /// The initial position.
     fn new_state(&self) -> State {
-        State {
-            inner: self.start.restart(),
-        }
+        State::at(self.start.restart())
     }
 
     /// A position in the game's notation (`"start"` names the initial one), with a fresh history.
     fn state(&self, position: &str) -> PyResult<State> {
-        Ok(State {
-            inner: self.start.with_position(position).map_err(value_error)?,
-        })
+        Ok(State::at(self.start.with_position(position).map_err(value_error)?))
+    }
+
+    // OpenSpiel's names for the same facts (`pyspiel.Game`), so that code written for it runs on zero's games.
+
+    /// The initial position (OpenSpiel's name for `new_state`).
+    fn new_initial_state(&self) -> State {
+        self.new_state()
+    }
+
+    /// Size of the action space (OpenSpiel's name for `action_space`).
+    fn num_distinct_actions(&self) -> usize {
+        self.start.action_space()
+    }
+
+    /// Two: every game here is played by two players, 0 (the first) and 1.
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    /// The most actions a game from the initial position can take under these rules (its ply cap times the
+    /// most actions of a move); None when the rules cap nothing (`max_plies=0`).
+    fn max_game_length(&self) -> Option<u32> {
+        self.start.max_actions()
+    }
+
+    /// `[planes, height, width]`: the shape of `State.observation_tensor()` before it is flattened.
+    fn observation_tensor_shape(&self) -> Vec<usize> {
+        self.start.input_shape().to_vec()
+    }
+
+    /// The length of `State.observation_tensor()`.
+    fn observation_tensor_size(&self) -> usize {
+        self.start.input_shape().iter().product()
+    }
+
+    /// A loss is -1 for the loser.
+    fn min_utility(&self) -> f64 {
+        -1.0
+    }
+
+    /// A win is 1 for the winner.
+    fn max_utility(&self) -> f64 {
+        1.0
+    }
+
+    /// Zero-sum: the two returns add up to 0.
+    fn utility_sum(&self) -> f64 {
+        0.0
+    }
+
+    /// The state `State.serialize()` wrote, made again under this game's rules: its position of origin and
+    /// every action since, each checked legal. Raises ValueError naming the line or action that does not fit.
+    fn deserialize_state(&self, text: &str) -> PyResult<State> {
+        let saved = crate::serial::read(text).map_err(value_error)?;
+        let name = self.start.kind().name();
+        if saved.game != name {
+            return Err(value_error(format!(
+                "serialized state of {:?}, not of {name:?}",
+                saved.game
+            )));
+        }
+        let own = self.start.rules();
+        if saved.rules != own {
+            return Err(value_error(format!(
+                "serialized under the rules {:?}, but this game's are {:?}: make the Game with those options",
+                saved.rules.join(","),
+                own.join(",")
+            )));
+        }
+        let origin = self
+            .start
+            .with_position(saved.origin)
+            .map_err(|e| value_error(format!("serialized state, line 4 (origin): {e}")))?;
+        let mut state = State::at(origin);
+        for (index, &action) in saved.actions.iter().enumerate() {
+            if !state.inner.apply_action(action) {
+                return Err(value_error(format!(
+                    "serialized state, action {} ({action}): not legal in {:?}",
+                    index + 1,
+                    state.inner.position()
+                )));
+            }
+            state.actions.push(action);
+        }
+        Ok(state)
     }
 
     /// The state after playing `moves` (in notation) from `start` (a position; None: the initial one). Names
     /// the first move that is not legal.
     #[pyo3(signature = (moves, start=None))]
     fn replay(&self, moves: Vec<String>, start: Option<&str>) -> PyResult<State> {
-        let mut state = match start {
+        let state = match start {
             Some(position) => self.start.with_position(position).map_err(value_error)?,
             None => self.start.restart(),
         };
+        let mut state = State::at(state);
         for (index, mv) in moves.iter().enumerate() {
             state
                 .play(mv)
                 .map_err(|e| value_error(format!("move {} ({mv:?}): {e}", index + 1)))?;
         }
-        Ok(State { inner: state })
+        Ok(state)
     }
 
     /// A short readable name of an action (not a notation to parse).
@@ -216,10 +298,65 @@ fn side_index(side: Side) -> u8 {
     }
 }
 
+/// OpenSpiel's player id of a finished game (`pyspiel.PlayerId.TERMINAL`), what `current_player()` says then.
+const TERMINAL_PLAYER: i64 = -4;
+
 /// A game in progress: its position, history and rules.
 #[pyclass(module = "zero")]
 pub struct State {
     pub(crate) inner: Box<dyn AnyState>,
+    /// Where its action history starts: the initial position or the position it was made from.
+    pub(crate) origin: Box<dyn AnyState>,
+    /// The actions played since `origin`, in order (`history()`; `undo_action` replays all but the last).
+    pub(crate) actions: Vec<Action>,
+}
+
+impl State {
+    /// A state at `inner` with no actions played since.
+    pub(crate) fn at(inner: Box<dyn AnyState>) -> State {
+        State {
+            origin: inner.boxed(),
+            inner,
+            actions: Vec::new(),
+        }
+    }
+
+    /// `player` (an OpenSpiel player id) is 0 or 1.
+    fn check_player(&self, player: i64) -> PyResult<()> {
+        if player == 0 || player == 1 {
+            Ok(())
+        } else {
+            Err(value_error(format!(
+                "player {player} does not exist: {} has players 0 and 1",
+                self.inner.kind().name()
+            )))
+        }
+    }
+
+    /// Replays the history from the origin without its last action.
+    fn take_back(&mut self) -> PyResult<()> {
+        let mut inner = self.origin.boxed();
+        let keep = self.actions.len().saturating_sub(1);
+        for &action in &self.actions[..keep] {
+            if !inner.apply_action(action) {
+                return Err(value_error(format!("the history's action {action} no longer replays")));
+            }
+        }
+        self.inner = inner;
+        self.actions.truncate(keep);
+        Ok(())
+    }
+
+    /// The returns of a finished game (1 the winner, -1 the loser, 0 each for a draw); 0 each before the end.
+    fn final_returns(&self) -> [f64; 2] {
+        match self.inner.outcome() {
+            Some(RulesOutcome { winner: Some(side), .. }) => match side {
+                Side::First => [1.0, -1.0],
+                Side::Second => [-1.0, 1.0],
+            },
+            _ => [0.0, 0.0],
+        }
+    }
 }
 
 #[pymethods]
@@ -280,14 +417,17 @@ impl State {
 
     /// Plays a move given in notation; a move that is malformed or not legal here raises ValueError.
     fn play(&mut self, mv: &str) -> PyResult<()> {
-        self.inner.play(mv).map_err(value_error)
+        let actions = self.inner.move_actions(mv).map_err(value_error)?;
+        self.inner.play(mv).map_err(value_error)?;
+        self.actions.extend(actions);
+        Ok(())
     }
 
     /// A copy of this state with `mv` played.
     fn child(&self, mv: &str) -> PyResult<State> {
-        let mut child = self.inner.boxed();
-        child.play(mv).map_err(value_error)?;
-        Ok(State { inner: child })
+        let mut child = self.clone();
+        child.play(mv)?;
+        Ok(child)
     }
 
     /// The actions that make up the legal move `mv`, in order (several for a multi-jump capture).
@@ -295,14 +435,25 @@ impl State {
         self.inner.move_actions(mv).map_err(value_error)
     }
 
-    /// The legal actions (the network's decisions, in the game's own orientation).
-    fn legal_actions(&self) -> Vec<Action> {
-        self.inner.legal_actions()
+    /// The legal actions (the network's decisions, in the game's own orientation), ascending; with `player`
+    /// (OpenSpiel's form), none unless that player is to act.
+    #[pyo3(signature = (player=None))]
+    fn legal_actions(&self, player: Option<i64>) -> PyResult<Vec<Action>> {
+        if let Some(player) = player {
+            self.check_player(player)?;
+            if player != self.current_player() {
+                return Ok(Vec::new());
+            }
+        }
+        let mut actions = self.inner.legal_actions();
+        actions.sort_unstable();
+        Ok(actions)
     }
 
     /// Plays one legal action; the same player may have to act again (mid-capture).
     fn apply_action(&mut self, action: Action) -> PyResult<()> {
         if self.inner.apply_action(action) {
+            self.actions.push(action);
             Ok(())
         } else {
             Err(value_error(format!(
@@ -312,12 +463,11 @@ impl State {
         }
     }
 
-    /// The position under board symmetry `sym` (0 = identity), history included.
+    /// The position under board symmetry `sym` (0 = identity), the rules' history included; its action history
+    /// (`history()`) starts here.
     fn transformed(&self, sym: usize) -> PyResult<State> {
         check_symmetry(self.inner.as_ref(), sym)?;
-        Ok(State {
-            inner: self.inner.transformed(sym),
-        })
+        Ok(State::at(self.inner.transformed(sym)))
     }
 
     /// The network's input planes, float32 `(planes, height, width)`, from the side to move's view and turned
@@ -348,7 +498,164 @@ impl State {
     fn clone(&self) -> State {
         State {
             inner: self.inner.boxed(),
+            origin: self.origin.boxed(),
+            actions: self.actions.clone(),
         }
+    }
+
+    // OpenSpiel's state API (`pyspiel.State`), beside the one above.
+
+    /// The player to act, 0 or 1; -4 (OpenSpiel's TERMINAL) once the game is over.
+    fn current_player(&self) -> i64 {
+        if self.inner.outcome().is_some() {
+            TERMINAL_PLAYER
+        } else {
+            i64::from(side_index(self.inner.to_move()))
+        }
+    }
+
+    /// No chance: every game here is deterministic.
+    fn is_chance_node(&self) -> bool {
+        false
+    }
+
+    /// No simultaneous moves: one player acts at a time.
+    fn is_simultaneous_node(&self) -> bool {
+        false
+    }
+
+    /// Whether a player is to act (the game is not over).
+    fn is_player_node(&self) -> bool {
+        self.inner.outcome().is_none()
+    }
+
+    /// Each player's return: 1 for the winner and -1 for the loser of a finished game, 0 each for a draw or
+    /// a game still going.
+    fn returns(&self) -> Vec<f64> {
+        self.final_returns().to_vec()
+    }
+
+    /// The rewards of the last action: the returns once it ended the game, else 0 each.
+    fn rewards(&self) -> Vec<f64> {
+        self.final_returns().to_vec()
+    }
+
+    /// `player`'s return (`returns()[player]`).
+    fn player_return(&self, player: i64) -> PyResult<f64> {
+        self.check_player(player)?;
+        Ok(self.final_returns()[player as usize])
+    }
+
+    /// 1 at each legal action and 0 elsewhere, int8 over the whole action space (`Game.num_distinct_actions()`);
+    /// all 0 for a `player` not to act.
+    #[pyo3(signature = (player=None))]
+    fn legal_actions_mask<'py>(&self, py: Python<'py>, player: Option<i64>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let mut mask = vec![0i8; self.inner.action_space()];
+        for action in self.legal_actions(player)? {
+            mask[action as usize] = 1;
+        }
+        Ok(PyArray1::from_vec(py, mask))
+    }
+
+    /// The network's input planes flattened, float32 of `Game.observation_tensor_size()`, from the view of the
+    /// player to act (the only view the encoding has: `player`, when given, must be that player).
+    #[pyo3(signature = (player=None))]
+    fn observation_tensor<'py>(&self, py: Python<'py>, player: Option<i64>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        if let Some(player) = player {
+            self.check_player(player)?;
+            let to_act = i64::from(side_index(self.inner.to_move()));
+            if player != to_act {
+                return Err(value_error(format!(
+                    "the observation is the player to act's view ({to_act}); player {player} has none here"
+                )));
+            }
+        }
+        Ok(PyArray1::from_vec(py, self.inner.encode()))
+    }
+
+    /// The board drawn as text (OpenSpiel's `observation_string`; the same for either player).
+    #[pyo3(signature = (player=None))]
+    fn observation_string(&self, player: Option<i64>) -> PyResult<String> {
+        if let Some(player) = player {
+            self.check_player(player)?;
+        }
+        Ok(self.inner.render())
+    }
+
+    /// The actions played since this state's origin (the initial position, or the position or transformation it
+    /// was made from), in order.
+    fn history(&self) -> Vec<Action> {
+        self.actions.clone()
+    }
+
+    /// Actions played since the origin (OpenSpiel's `move_number`, which counts actions).
+    fn move_number(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// Takes back the last action, which must be `action` by `player` (OpenSpiel's form); raises ValueError
+    /// otherwise, changing nothing.
+    fn undo_action(&mut self, player: i64, action: Action) -> PyResult<()> {
+        self.check_player(player)?;
+        let Some(&last) = self.actions.last() else {
+            return Err(value_error(
+                "no action to undo: none was played since this state's origin",
+            ));
+        };
+        let mut before = self.clone();
+        before.take_back()?;
+        let actor = i64::from(side_index(before.inner.to_move()));
+        if last != action || actor != player {
+            return Err(value_error(format!(
+                "the last action was {last} by player {actor}, not {action} by player {player}"
+            )));
+        }
+        *self = before;
+        Ok(())
+    }
+
+    /// Takes back the last action and returns it; raises ValueError when none was played since the origin.
+    fn undo(&mut self) -> PyResult<Action> {
+        let Some(&last) = self.actions.last() else {
+            return Err(value_error(
+                "no action to undo: none was played since this state's origin",
+            ));
+        };
+        self.take_back()?;
+        Ok(last)
+    }
+
+    /// A short readable name of `action` (OpenSpiel's `action_to_string(player, action)`; the player may be left
+    /// out).
+    #[pyo3(signature = (player_or_action, action=None))]
+    fn action_to_string(&self, player_or_action: i64, action: Option<Action>) -> PyResult<String> {
+        let action = match action {
+            Some(action) => {
+                self.check_player(player_or_action)?;
+                action
+            }
+            None => Action::try_from(player_or_action)
+                .map_err(|_| value_error(format!("action {player_or_action} is not an action")))?,
+        };
+        if (action as usize) >= self.inner.action_space() {
+            return Err(value_error(format!(
+                "action {action} is outside {}'s action space 0..{}",
+                self.inner.kind().name(),
+                self.inner.action_space()
+            )));
+        }
+        Ok(self.inner.describe_action(action))
+    }
+
+    /// The state as text that `Game.deserialize_state` reads back: the game, its rules, the position of origin
+    /// and the actions since (the rules' history before the origin, a transformed state's, is not kept).
+    fn serialize(&self) -> String {
+        crate::serial::write(
+            self.inner.kind().name(),
+            &self.origin.rules(),
+            &self.origin.position(),
+            &self.actions,
+        )
     }
 
     fn __copy__(&self) -> State {

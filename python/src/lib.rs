@@ -6,6 +6,7 @@
 mod bot;
 mod erased;
 mod game;
+mod serial;
 
 use pyo3::prelude::*;
 use zero_games::GameKind;

@@ -8,7 +8,9 @@
 //! that make them unique as PDN allows. Bagh Chal's and Tours' use chess's `1-0`, `0-1`, `1/2-1/2`; every
 //! record reads all of these. The tags zero writes and reads (`docs/records.md`):
 //!
-//! - `GameType`: the game, and after a colon its variant (`bashni`, `tours:compound`);
+//! - `GameType`: the game, and after a colon its variant (`baghchal`, `tours:compound`); for a game that shares
+//!   a PDN draughts game's board and notation (Bashni: Russian draughts), that game's number
+//!   (`25,W,8,8,A0,0`), so that draughts tools read the file, and the game in a `Variant` tag (`bashni`);
 //! - `Rules`: the complete rule set as `key=value` options, so a record replays under exactly its rules;
 //! - `FEN` (with `SetUp "1"`): the start position in the game's notation, when it is not the initial one;
 //! - the players by the game's names for them (`White`/`Black`, `Goats`/`Tigers`), `Result`, `Termination`
@@ -82,7 +84,7 @@ pub struct Record {
 impl Record {
     /// A record of no moves yet, with the tags that say which game and rules it is played under.
     pub fn new<G: zero_games::Game>(rules: &G::Rules, variant: Option<&str>) -> Record {
-        let game_type = match variant {
+        let game = match variant {
             Some(v) if v != "default" => format!("{}:{v}", G::NAME),
             _ => G::NAME.to_string(),
         };
@@ -91,7 +93,13 @@ impl Record {
             moves: Vec::new(),
             result: GameResult::Unknown,
         };
-        record.set_tag("GameType", &game_type);
+        match G::PDN_GAME_TYPE {
+            Some(pdn) => {
+                record.set_tag("GameType", pdn);
+                record.set_tag("Variant", &game);
+            }
+            None => record.set_tag("GameType", &game),
+        }
         record.set_tag("Rules", &G::describe_rules(rules).join(" "));
         record
     }
@@ -120,14 +128,58 @@ impl Record {
         self.set_tag(&tag, player);
     }
 
-    /// The game its `GameType` tag names, and the variant after a colon.
-    pub fn game_type(&self) -> Option<(&str, Option<&str>)> {
+    /// What its `GameType` tag says the game is (`None` without one): the game it names, or, where it is a PDN
+    /// number, that number and the game its `Variant` tag names.
+    pub fn game_type(&self) -> Option<GameTag<'_>> {
         let value = self.tag("GameType")?;
-        Some(match value.split_once(':') {
-            Some((game, variant)) => (game.trim(), Some(variant.trim())),
-            None => (value.trim(), None),
+        Some(match pdn_number(value) {
+            Some(number) => {
+                let (name, variant) = self.tag("Variant").map_or((None, None), split_variant);
+                GameTag {
+                    name,
+                    variant,
+                    pdn: Some(number),
+                }
+            }
+            None => {
+                let (name, variant) = split_variant(value);
+                GameTag {
+                    name,
+                    variant,
+                    pdn: None,
+                }
+            }
         })
     }
+}
+
+/// The game a record's tags name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameTag<'a> {
+    /// The game's name (`bashni`): the `GameType` tag's, or with a PDN number there, the `Variant` tag's
+    /// (`None` without one).
+    pub name: Option<&'a str>,
+    /// The variant, after a colon (`tours:compound`).
+    pub variant: Option<&'a str>,
+    /// A numeric `GameType`'s number, PDN's name for a draughts game (25: Russian draughts).
+    pub pdn: Option<u32>,
+}
+
+/// `game` or `game:variant`.
+fn split_variant(value: &str) -> (Option<&str>, Option<&str>) {
+    match value.split_once(':') {
+        Some((game, variant)) => (Some(game.trim()), Some(variant.trim())),
+        None => (Some(value.trim()), None),
+    }
+}
+
+/// The number of a PDN `GameType` (`25` or `25,W,8,8,A0,0`), if it is one.
+pub fn pdn_number(game_type: &str) -> Option<u32> {
+    let first = game_type.split(',').next()?.trim();
+    if first.is_empty() || !first.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    first.parse().ok()
 }
 
 /// A record as read from text, with the lines it came from for error messages.

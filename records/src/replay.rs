@@ -1,7 +1,7 @@
 //! Replaying a record under its rules: every move parsed in the position it is played from, the result checked
 //! against the final position.
 
-use crate::{GameResult, ReadRecord, RecordError};
+use crate::{GameResult, ReadRecord, RecordError, pdn_number};
 use zero_games::Game;
 
 /// A record checked move by move.
@@ -35,18 +35,31 @@ pub fn move_texts<G: Game>(start: &G, moves: &[G::Move]) -> Vec<String> {
         .collect()
 }
 
-/// Replays `read` as a game of `G`: its `GameType` (when given) must name `G`; its `Rules` tag, its `GameType`'s
-/// variant and its `FEN` give the rules and start; each move must be legal where it is played; a game the rules
+/// Replays `read` as a game of `G`: its `GameType` (when given) must name `G`, or be the PDN number of the
+/// draughts game `G` shares its notation with (its `Variant` tag, when given, naming `G`); its `Rules` tag, the
+/// variant after the game's name and its `FEN` give the rules and start; each move must be legal where it is played; a game the rules
 /// end must end with the result the record gives.
 pub fn replay<G: Game>(read: &ReadRecord) -> Result<Replay<G>, RecordError> {
     let record = &read.record;
     let at_record = |reason: String| RecordError::new(read.line, reason);
     let variant = match record.game_type() {
-        Some((game, _)) if game != G::NAME => {
-            return Err(at_record(format!("a record of {game:?}, not of {}", G::NAME)));
-        }
-        Some((_, variant)) => variant,
         None => None,
+        Some(tag) => {
+            if let Some(number) = tag.pdn
+                && G::PDN_GAME_TYPE.and_then(pdn_number) != Some(number)
+            {
+                return Err(at_record(format!(
+                    "its GameType {number} is a PDN draughts game whose board and notation {} does not share",
+                    G::NAME
+                )));
+            }
+            match tag.name {
+                Some(game) if game != G::NAME => {
+                    return Err(at_record(format!("a record of {game:?}, not of {}", G::NAME)));
+                }
+                _ => tag.variant,
+            }
+        }
     };
     let options: Vec<String> = record
         .tag("Rules")

@@ -109,7 +109,10 @@ fn a_written_record_numbers_moves_and_names_its_rules() {
     record.set_tag("White", "gen3");
     record.moves = vec!["c3-d4".into(), "f6-e5".into(), "d4:f6".into()];
     let text = write_record::<Bashni>(&record).unwrap();
-    assert!(text.starts_with("[GameType \"bashni\"]\n[Rules \""), "{text}");
+    assert!(
+        text.starts_with("[GameType \"25,W,8,8,A0,0\"]\n[Variant \"bashni\"]\n[Rules \""),
+        "{text}"
+    );
     assert!(
         text.contains("[White \"gen3\"]\n[Result \"*\"]\n\n1. c3-d4 f6-e5 2. d4:f6 *\n"),
         "{text}"
@@ -137,6 +140,31 @@ fn first_legal<G: Game>(game: &G) -> String {
     let mut legal = Vec::new();
     game.legal_moves(&mut legal);
     game.format_move(&legal[0])
+}
+
+#[test]
+fn russian_draughts_pdn_as_pydraughts_writes_it_replays_as_bashni() {
+    // pydraughts' PDNWriter for a Russian game: the long GameType, the start as a FEN of algebraic squares,
+    // and no Variant tag. A capture-free opening means the same in both games.
+    let text = "[GameType \"25,W,8,8,A0,0\"]\n\
+                [FEN \"W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8\"]\n\
+                \n\
+                1. c3-d4 f6-g5 2. g3-f4 *\n\n";
+    let records = read_records(text).unwrap();
+    let tag = records[0].record.game_type().unwrap();
+    assert_eq!((tag.name, tag.pdn), (None, Some(25)));
+    let game = replay::<Bashni>(&records[0]).unwrap();
+    assert_eq!(game.start.position(), Bashni::start(&game.rules).position());
+    assert_eq!(game.move_texts(), ["c3-d4", "f6-g5", "g3-f4"]);
+    // zero's own Bashni records name the game in a Variant tag beside PDN's number.
+    let written = write_record::<Bashni>(&Record::new::<Bashni>(&game.rules, Some("ludii"))).unwrap();
+    let read = read_records(&written).unwrap();
+    let tag = read[0].record.game_type().unwrap();
+    assert_eq!(
+        (tag.name, tag.variant, tag.pdn),
+        (Some("bashni"), Some("ludii"), Some(25))
+    );
+    replay::<Bashni>(&read[0]).unwrap();
 }
 
 #[test]
@@ -202,6 +230,18 @@ fn a_bad_record_is_refused_naming_its_line_and_why() {
         ),
         (
             "[GameType \"bashni:nosuch\"]\n",
+            "line 1: its rules: unknown variant \"nosuch\"",
+        ),
+        (
+            "[GameType \"20\"]\n1. 32-28 *\n",
+            "line 1: its GameType 20 is a PDN draughts game whose board and notation bashni does not share",
+        ),
+        (
+            "[GameType \"25\"]\n[Variant \"tours\"]\n",
+            "line 1: a record of \"tours\", not of bashni",
+        ),
+        (
+            "[GameType \"25\"]\n[Variant \"bashni:nosuch\"]\n",
             "line 1: its rules: unknown variant \"nosuch\"",
         ),
         ("[Rules \"max_plies=-1\"]\n", "line 1: its rules: bad value \"-1\""),

@@ -43,17 +43,18 @@ pub fn write_report(run_dir: &Path) -> Result<Report> {
     let config = std::fs::read_to_string(run_dir.join("config.toml")).unwrap_or_default();
 
     let mut plots = Vec::new();
+    // Learning first (the Elo over the weak baselines rises within minutes), the long-run headline after.
     for (name, draw) in [
         (
-            "losses.png",
-            plots::losses
+            "elo-generation.png",
+            plots::elo_by_generation
                 as fn(&Path, &[GenerationSummary], &[serde_json::Map<String, serde_json::Value>]) -> Result<bool>,
         ),
+        ("elo-time.png", plots::elo_by_time),
+        ("perfect-play-generation.png", plots::oracle_by_generation),
+        ("losses.png", plots::losses),
         ("equal-time-generation.png", plots::equal_time_by_generation),
         ("equal-time-hours.png", plots::equal_time_by_hours),
-        ("perfect-play-generation.png", plots::oracle_by_generation),
-        ("elo-generation.png", plots::elo_by_generation),
-        ("elo-time.png", plots::elo_by_time),
         ("phase-time.png", plots::phase_time),
         ("game-length.png", plots::game_length),
         ("draws-resigns.png", plots::rates),
@@ -108,18 +109,18 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
             )
         });
         rows.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}%</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.0}%</td></tr>\n",
             g.generation,
+            escape(&elo),
+            escape(&scores),
+            escape(&oracle),
+            escape(&equal_time),
+            escape(&gate),
             g.games,
             g.positions,
             g.positions_per_second.map_or_else(|| "-".to_string(), |p| format!("{p:.0}")),
             g.mean_game_length,
             100.0 * g.draw_rate,
-            escape(&equal_time),
-            escape(&oracle),
-            escape(&elo),
-            escape(&scores),
-            escape(&gate)
         ));
     }
     let warnings: String = generations
@@ -138,7 +139,7 @@ fn page(run_dir: &Path, generations: &[GenerationSummary], plots: &[PathBuf], co
         .map(|n| format!("<img src=\"{0}\" alt=\"{0}\">\n", n.to_string_lossy()))
         .collect();
     format!(
-        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>zero run {t}</title>\n<style>body{{font-family:sans-serif;margin:2em}}img{{max-width:48%;margin:0.5%}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}}pre{{background:#f4f4f4;padding:1em}}.warn{{color:#b00}}</style></head>\n<body><h1>zero run {t}</h1>\n{warnings}<h2>Generations</h2>\n<table><tr><th>generation</th><th>games</th><th>positions</th><th>positions/s</th><th>mean length</th><th>draws</th><th>at equal time [95%]</th><th>perfect play</th><th>Elo [95%]</th><th>scores [95%]</th><th>gate</th></tr>\n{rows}</table>\n<h2>Plots</h2>\n{images}<h2>Config</h2>\n<pre>{config}</pre>\n</body></html>\n",
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>zero run {t}</title>\n<style>body{{font-family:sans-serif;margin:2em}}img{{max-width:48%;margin:0.5%}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}}pre{{background:#f4f4f4;padding:1em}}.warn{{color:#b00}}</style></head>\n<body><h1>zero run {t}</h1>\n{warnings}<h2>Generations</h2>\n<p>Learning: each network's Elo over <code>random</code> (0) and its scores against the weak baselines rise within minutes of training. The long-run headline is the match against alpha-beta at equal thinking time, a strong engine that minutes of training rarely beat.</p>\n<table><tr><th>generation</th><th>Elo [95%]</th><th>scores [95%]</th><th>perfect play</th><th>long-run headline: at equal time [95%]</th><th>gate</th><th>games</th><th>positions</th><th>positions/s</th><th>mean length</th><th>draws</th></tr>\n{rows}</table>\n<h2>Plots</h2>\n{images}<h2>Config</h2>\n<pre>{config}</pre>\n</body></html>\n",
         t = escape(&title),
         config = escape(config)
     )

@@ -287,7 +287,7 @@ pub fn equal_time_by_generation(path: &Path, generations: &[GenerationSummary], 
     let series = equal_time_series(generations, |g| g.generation as f64);
     chart(
         path,
-        "Against alpha-beta at equal time per move",
+        "Long-run headline: against alpha-beta at equal time per move",
         ("generation", XAxis::Generations),
         "score %",
         &series,
@@ -298,7 +298,7 @@ pub fn equal_time_by_hours(path: &Path, generations: &[GenerationSummary], _: &S
     let series = equal_time_series(generations, |g| g.elapsed_seconds / 3600.0);
     chart(
         path,
-        "Against alpha-beta at equal time per move",
+        "Long-run headline: against alpha-beta at equal time per move",
         ("hours of training", XAxis::Continuous),
         "score %",
         &series,

@@ -1,8 +1,9 @@
 //! TensorBoard event files of a run (`RUN_DIR/tensorboard/`), written from its records with the report:
 //! every training step's numbers from `metrics.jsonl` (`train/loss`, `train/lr`, ... at the optimizer step) and
-//! every generation's from `generations.jsonl` (`generation/draw_rate`, `ratings/gen3/elo`,
+//! every generation's from `generations.jsonl` (`generation/draw_rate`, `ratings/network/elo`,
 //! `scores/greedy/score`, `equal_time/by_side/goats/score`, `phases/selfplay/seconds`, ... at the generation
-//! number), each at the wall-clock time it was recorded. Point TensorBoard at the run (`tensorboard --logdir
+//! number), each at the wall-clock time it was recorded. Networks are named by their role in the generation
+//! (`network`, the newest; `parent`, an earlier one), so that each is one curve over the run. Point TensorBoard at the run (`tensorboard --logdir
 //! RUN_DIR/tensorboard`).
 //!
 //! The file is rewritten whole and atomically from the records, so it never holds a step twice (a step a
@@ -125,7 +126,9 @@ pub fn write_events(
     }
     for summary in generations {
         let mut values = Vec::new();
-        flatten("", &serde_json::to_value(summary)?, &mut values);
+        let mut record = serde_json::to_value(summary)?;
+        name_networks_by_role(&mut record, &summary.network);
+        flatten("", &record, &mut values);
         values.retain(|(tag, _)| tag != "generation");
         let values = values
             .into_iter()
@@ -146,6 +149,42 @@ pub fn write_events(
     let path = dir.join(EVENT_FILE);
     zero_games::files::write_atomically(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
     Ok(path)
+}
+
+/// The role a network plays in its generation's record: `network` for the generation's own (the newest), `parent`
+/// for any earlier one (`gen84` beside `gen85`). Tagged by role, each rating and score is one curve over the
+/// run's generations (`ratings/network/elo`) instead of a tag of two points per generation (`ratings/gen85/elo`).
+fn role_of(player: &str, network: &str) -> Option<&'static str> {
+    let is_generation = player
+        .strip_prefix("gen")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if player == network {
+        Some("network")
+    } else if is_generation {
+        Some("parent")
+    } else {
+        None
+    }
+}
+
+/// Renames the networks in a generation record's lists (`player` and `opponent` fields) by their role.
+fn name_networks_by_role(value: &mut Value, network: &str) {
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map.iter_mut() {
+                match item {
+                    Value::String(name) if key == "player" || key == "opponent" => {
+                        if let Some(role) = role_of(name, network) {
+                            *name = role.to_string();
+                        }
+                    }
+                    _ => name_networks_by_role(item, network),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| name_networks_by_role(item, network)),
+        _ => {}
+    }
 }
 
 fn number(row: &Map<String, Value>, key: &str) -> Option<f64> {
@@ -203,6 +242,33 @@ mod tests {
             encoded.ends_with(&[0x15, 0, 0, 0, 0]),
             "a zero value is written: {encoded:?}"
         );
+    }
+
+    #[test]
+    fn networks_are_named_by_role_so_that_each_rating_is_one_curve() {
+        let mut record = serde_json::json!({
+            "network": "gen12",
+            "ratings": [{"player": "gen12", "elo": 300.0}, {"player": "gen11", "elo": 280.0},
+                        {"player": "greedy", "elo": 150.0}, {"player": "general", "elo": 1.0}],
+            "scores": [{"opponent": "gen11", "score": 0.6}, {"opponent": "random", "score": 1.0}]
+        });
+        name_networks_by_role(&mut record, "gen12");
+        let mut out = Vec::new();
+        flatten("", &record, &mut out);
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        let tags: Vec<&str> = out.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(
+            tags,
+            [
+                "ratings/general/elo",
+                "ratings/greedy/elo",
+                "ratings/network/elo",
+                "ratings/parent/elo",
+                "scores/parent/score",
+                "scores/random/score"
+            ]
+        );
+        assert_eq!(out[2].1, 300.0);
     }
 
     #[test]

@@ -39,6 +39,41 @@ pub use config::{LoopConfig, RESUMABLE_KEYS, RunConfig};
 pub use run_loop::{DEFAULT_CONFIG, RunRequest, run};
 pub use zero_report::{self as report, summary};
 
+/// What the process says before [`exit_between_writes`] ends it (the run: the summary still waiting in its state).
+static LAST_WORDS: std::sync::Mutex<Option<Box<dyn FnOnce() + Send>>> = std::sync::Mutex::new(None);
+
+/// Sets what the process says before an interrupt ends it ([`exit_between_writes`]); `None` says nothing.
+pub fn set_last_words(say: Option<Box<dyn FnOnce() + Send>>) {
+    *LAST_WORDS.lock().unwrap_or_else(|e| e.into_inner()) = say;
+}
+
+/// Ends the process on SIGINT or SIGTERM as the signal would have (status 130 or 143), but between writes and
+/// after its last words ([`exit_between_writes`]), from a thread that watches for them. For a process with no
+/// other watcher of these signals (the run's followers have their own).
+pub fn exit_between_writes_on_interrupt() -> std::io::Result<()> {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicUsize;
+    let caught = Arc::new(AtomicUsize::new(0));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register_usize(signal, caught.clone(), signal as usize)?;
+    }
+    std::thread::Builder::new()
+        .name("interrupts".to_string())
+        .spawn(move || wait_for_interrupt(&caught))?;
+    Ok(())
+}
+
+/// Polls `caught` (set to the signal's number by its handler) and ends the process once it is set.
+fn wait_for_interrupt(caught: &std::sync::atomic::AtomicUsize) {
+    loop {
+        let signal = caught.load(std::sync::atomic::Ordering::SeqCst);
+        if signal != 0 {
+            exit_between_writes(128 + signal as i32);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 /// Ends the process with `code` once no file is being written ([`zero_games::files::stop_writes`]): how the run
 /// and its followers end on SIGINT or SIGTERM. It exits with `_exit`, running no exit handlers and no static
 /// destructors: libtorch's, run while another thread still trained, killed the process by a signal in place of
@@ -47,6 +82,10 @@ pub use zero_report::{self as report, summary};
 pub fn exit_between_writes(code: i32) -> ! {
     use std::io::Write;
     zero_games::files::stop_writes();
+    let last_words = LAST_WORDS.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(say) = last_words {
+        say();
+    }
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
     // SAFETY: _exit(2) ends the process at once; nothing after it runs.

@@ -114,13 +114,14 @@ pub fn play_games<G: Registered>(rules: &G::Rules, job: PlayJob<'_>, starts: &[G
         scope.spawn(|| {
             while !finished.load(Ordering::Relaxed) {
                 let secs = start.elapsed().as_secs_f64().max(1e-9);
-                bar.set_position(Progress::get(&progress.games));
+                // The message first: a line drawn at the position's change shows this moment's rates.
                 bar.set_message(format!(
                     "{:.0} positions/s, {:.0} evals/s, mean batch {:.1}",
                     Progress::get(&progress.positions) as f64 / secs,
                     Progress::get(&progress.evaluations) as f64 / secs,
                     progress.mean_batch()
                 ));
+                bar.set_position(Progress::get(&progress.games));
                 std::thread::sleep(Duration::from_millis(200));
             }
         });

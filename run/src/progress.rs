@@ -2,19 +2,23 @@
 //!
 //! indicatif hides a bar whose stderr is not a terminal, so a run under `nohup`, in a pipe or in a batch job
 //! printed nothing during a 40-minute generation. [`bar`] draws the usual bar on a terminal and otherwise writes
-//! the bar's text as a plain line at most once every [`interval`] (30 s unless `ZERO_PROGRESS_SECONDS` says
-//! otherwise; `0` writes every change), with no escape codes. No template here uses colour, and the command-line
+//! the bar's text as a plain line at most once every [`interval`] (5 s unless `ZERO_PROGRESS_SECONDS` says
+//! otherwise; `0` writes every change), with no escape codes. Every field is filled from the first line: the
+//! message reads `starting` until the caller's first, and the ETA `?` until the first step is done. No template here uses colour, and the command-line
 //! parser honours `NO_COLOR`, so nothing zero prints is coloured when `NO_COLOR` is set.
 
 use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike, WeakProgressBar};
+use indicatif::{
+    HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle, TermLike, WeakProgressBar,
+};
 
 /// The environment variable that sets the seconds between progress lines when stderr is not a terminal.
 pub const INTERVAL_VAR: &str = "ZERO_PROGRESS_SECONDS";
-const DEFAULT_INTERVAL: Duration = Duration::from_secs(30);
+/// Short enough that no phase is silent for long, long enough that an hour's log stays readable.
+const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);
 
 /// A progress bar of `len` steps drawn with `template` (an indicatif template; it must be valid): a live bar
 /// on a terminal, timed plain lines on anything else.
@@ -30,9 +34,23 @@ pub fn bar(len: u64, template: &str) -> ProgressBar {
         )
     };
     let bar = ProgressBar::with_draw_target(Some(len), target);
-    bar.set_style(ProgressStyle::with_template(&template).expect("a valid progress template"));
+    let style = ProgressStyle::with_template(&template)
+        .expect("a valid progress template")
+        .with_key("eta", eta);
+    bar.set_style(style);
+    bar.set_message("starting");
     *ACTIVE.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.downgrade());
     bar
+}
+
+/// The time left, or `?` before the first step gives a rate to judge it by (indicatif's own `{eta}` says 0s).
+fn eta(state: &ProgressState, out: &mut dyn std::fmt::Write) {
+    let text = if state.pos() == 0 {
+        "?".to_string()
+    } else {
+        format!("{:#}", HumanDuration(state.eta()))
+    };
+    let _ = out.write_str(&text);
 }
 
 /// The newest bar, while it lives: lines written to the terminal meanwhile go above it ([`suspend`]).
@@ -51,7 +69,7 @@ pub fn suspend<R>(f: impl FnOnce() -> R) -> R {
     }
 }
 
-/// Seconds between progress lines off a terminal: `ZERO_PROGRESS_SECONDS`, or 30 when unset or not a number.
+/// Seconds between progress lines off a terminal: `ZERO_PROGRESS_SECONDS`, or 5 when unset or not a number.
 pub fn interval() -> Duration {
     std::env::var(INTERVAL_VAR)
         .ok()

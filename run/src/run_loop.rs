@@ -18,7 +18,7 @@ use crate::{evaluate, gate, report, training};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use zero_arena::{BookRequest, OpeningBook};
@@ -69,7 +69,14 @@ pub fn run(args: RunRequest) -> Result<()> {
     }
     // The followers of `[cluster]` play beside the run while it is driven, and stop with it.
     let followers = crate::cluster::Followers::start(&config.cluster, dir.root())?;
+    // A signal ends the run between writes, saying first the summary that waited for the next generation.
+    let root = dir.root().to_path_buf();
+    crate::set_last_words(Some(Box::new(move || say_waiting_summary(&root))));
+    if !followers.watch_interrupts() {
+        crate::exit_between_writes_on_interrupt().context("watching for SIGINT and SIGTERM")?;
+    }
     let result = with_game!(config.game, G => run_loop::<G>(&config, &dir, &args.version));
+    crate::set_last_words(None);
     let watched = followers.finish();
     // What a follower cancelled mid-write on this host left (another host's are left to it).
     let tidied = dir.clean_leftovers();
@@ -673,7 +680,23 @@ fn summarize(
     summary
 }
 
-fn print_summary(s: &GenerationSummary) {
+/// Prints the summary of a finished network whose evaluation pool was still playing beside self-play when a
+/// signal ended the run: everything but the pool's ratings (its equal-time match included). The state keeps it,
+/// and a resumed run plays the pool and records it whole in `generations.jsonl`.
+fn say_waiting_summary(root: &Path) {
+    let Ok(state) = RunDir::read_state(root) else { return };
+    if let (Phase::Selfplay, Some(summary)) = (state.phase, &state.pending) {
+        print_summary(summary);
+        say(format!(
+            "                (stopped while its evaluation pool played beside generation {}'s self-play: its \
+             ratings come when the run resumes)",
+            summary.generation + 1
+        ));
+    }
+}
+
+/// The summary's first line: the network's Elo beside the others' and its scores against each player it met.
+fn learning_line(s: &GenerationSummary) -> String {
     let elo = |name: &str| {
         s.ratings
             .iter()
@@ -687,21 +710,41 @@ fn print_summary(s: &GenerationSummary) {
         .filter(|r| r.player != s.network)
         .map(|r| format!("{} {}", r.player, elo(&r.player)))
         .collect();
+    let scores: Vec<String> = s
+        .scores
+        .iter()
+        .map(|m| format!("{} {}", m.opponent, m.describe()))
+        .collect();
+    let against = if scores.is_empty() {
+        String::new()
+    } else {
+        format!("; against {}", scores.join("; "))
+    };
+    format!(
+        "generation {:>3}: {} Elo {} (vs {}){against}",
+        s.generation,
+        s.network,
+        elo(&s.network),
+        others.join(", ")
+    )
+}
+
+/// A finished network's summary on the terminal: first what rises within minutes of training (its Elo and its
+/// scores against the weak baselines), then self-play and time, and the equal-time match against alpha-beta
+/// labelled as the long-run headline it is.
+fn print_summary(s: &GenerationSummary) {
+    say(learning_line(s));
     let speed = s
         .positions_per_second
         .map_or_else(String::new, |p| format!("{p:.0} positions/s, "));
     say(format!(
-        "generation {:>3}: {} games, {speed}losses {}, Elo {} {} (vs {})",
-        s.generation,
+        "                self-play {} games, {speed}losses {}",
         s.games,
         s.losses
             .iter()
             .map(|(k, v)| format!("{k} {v:.3}"))
             .collect::<Vec<_>>()
-            .join(" "),
-        s.network,
-        elo(&s.network),
-        others.join(", ")
+            .join(" ")
     ));
     let phases = s.phases.describe();
     if !phases.is_empty() {
@@ -713,14 +756,6 @@ fn print_summary(s: &GenerationSummary) {
         ));
         tracing::warn!("self-play of {} may be collapsing: {warning}", s.network);
     }
-    if !s.scores.is_empty() {
-        let scores: Vec<String> = s
-            .scores
-            .iter()
-            .map(|m| format!("{} {}", m.opponent, m.describe()))
-            .collect();
-        say(format!("                {} against {}", s.network, scores.join("; ")));
-    }
     if let Some(sparring) = &s.sparring {
         say(format!(
             "                {} against {} in its sparring games: {}",
@@ -729,20 +764,20 @@ fn print_summary(s: &GenerationSummary) {
             sparring.describe()
         ));
     }
-    if let Some(e) = &s.equal_time {
-        say(format!(
-            "                {} against {} at equal time ({} ms a move): {}",
-            s.network,
-            e.result.opponent,
-            e.ms,
-            e.describe()
-        ));
-    }
     if let Some(oracle) = &s.oracle {
         say(format!(
             "                {} against perfect play: {}",
             s.network,
             oracle.describe()
+        ));
+    }
+    if let Some(e) = &s.equal_time {
+        say(format!(
+            "                long-run headline: {} against {} at equal time ({} ms a move): {}",
+            s.network,
+            e.result.opponent,
+            e.ms,
+            e.describe()
         ));
     }
     if let Some(gate) = &s.gate {

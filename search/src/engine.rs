@@ -17,10 +17,11 @@
 
 use crate::config::{MAX_SIMULATIONS, SearchConfig};
 use crate::evaluator::Evaluator;
+use crate::gumbel::GumbelRoot;
 use crate::level::sample_policy;
 use crate::minimax::StaticJudge;
 use crate::search::{GameSearch, search_blocking, search_to_budget};
-use crate::tree::{NodeState, ROOT, Tree};
+use crate::tree::{NodeId, NodeState, ROOT, Tree};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -74,37 +75,58 @@ pub struct RootMove {
     pub q: f32,
     /// Its expected line of actions, starting with it ([`principal_line`]).
     pub line: Vec<Action>,
+    /// With a Gumbel root: the score the halving ranks it by, logits + sigma(completed Q) (no Gumbel noise in
+    /// play); `None` with a PUCT root, whose moves are ranked by visits.
+    pub gumbel_score: Option<f32>,
 }
 
 /// A search in progress, as a watcher of [`Engine::think_watched`] sees it after each chunk.
 pub struct Progress<'a> {
     pub tree: &'a Tree,
+    /// The Gumbel root's halving, with a Gumbel root ([`root_moves`] ranks by it).
+    pub gumbel: Option<&'a GumbelRoot>,
     /// Simulations run so far in this question.
     pub simulations: u32,
     /// Time since the move began.
     pub elapsed: Duration,
 }
 
-/// The visited root actions of `tree`, most visited first (ties by prior).
-pub fn root_moves(tree: &Tree) -> Vec<RootMove> {
+/// The visited root actions of `tree` in the order the search chooses by, so that the first is the move it
+/// plays: with a PUCT root (`gumbel` None) most visited first (ties by prior); with a Gumbel root in the
+/// halving's order ([`GumbelRoot::ranking`]: furthest in the halving, then by score).
+pub fn root_moves(tree: &Tree, gumbel: Option<&GumbelRoot>) -> Vec<RootMove> {
     let root = tree.root();
     if root.state != NodeState::Expanded {
         return Vec::new();
     }
-    let mut moves: Vec<RootMove> = root
-        .children()
-        .map(|c| tree.node(c))
-        .filter(|n| n.visits > 0)
-        .map(|n| RootMove {
+    let children: Vec<NodeId> = root.children().collect();
+    let ranked: Vec<(usize, Option<f32>)> = match gumbel {
+        Some(g) => g.ranking(tree).into_iter().map(|(i, score)| (i, Some(score))).collect(),
+        None => {
+            let mut order: Vec<usize> = (0..children.len()).collect();
+            let node = |i: usize| tree.node(children[i]);
+            order.sort_by(|&a, &b| {
+                node(b)
+                    .visits
+                    .cmp(&node(a).visits)
+                    .then(node(b).prior.total_cmp(&node(a).prior))
+            });
+            order.into_iter().map(|i| (i, None)).collect()
+        }
+    };
+    ranked
+        .into_iter()
+        .map(|(i, gumbel_score)| (tree.node(children[i]), gumbel_score))
+        .filter(|(n, _)| n.visits > 0)
+        .map(|(n, gumbel_score)| RootMove {
             action: n.action,
             visits: n.visits,
             prior: n.prior,
             q: n.q(),
             line: principal_line(tree, n.action),
+            gumbel_score,
         })
-        .collect();
-    moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
-    moves
+        .collect()
 }
 
 /// A search config, an evaluator and a seeded generator (Gumbel's sampling), thinking one move at a time.
@@ -188,7 +210,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             }
             first.get_or_insert_with(|| {
                 let tree = search.tree();
-                (result.root_value, principal_line(tree, result.action), root_moves(tree))
+                let moves = root_moves(tree, search.gumbel_root());
+                (result.root_value, principal_line(tree, result.action), moves)
             });
             // The move's next action is the same decision: its question starts from this one's subtree.
             search.advance(result.action, true);
@@ -295,6 +318,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                     let total = search.completed();
                     let progress = Progress {
                         tree: search.tree(),
+                        gumbel: search.gumbel_root(),
                         simulations: total,
                         elapsed: started.elapsed(),
                     };

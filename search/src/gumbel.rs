@@ -32,6 +32,9 @@ pub struct GumbelRoot {
     budget: u32,
     phases: u32,
     valuation: RootValuation,
+    /// Per child: how far it went in the halving (0: never a candidate, 1: a candidate, +1 for each halving it
+    /// survived). The survivors share the highest round.
+    rounds: Vec<u32>,
 }
 
 /// How the root values its children: sigma's constants and the minimax weight.
@@ -67,6 +70,8 @@ impl GumbelRoot {
         order.sort_by(|&a, &b| (gumbel[b] + logits[b]).total_cmp(&(gumbel[a] + logits[a])));
         order.truncate((m as usize).min(n).max(1));
         let phases = (order.len() as f32).log2().ceil().max(1.0) as u32;
+        let mut rounds = vec![0; n];
+        order.iter().for_each(|&i| rounds[i] = 1);
         let mut root = GumbelRoot {
             gumbel,
             logits,
@@ -77,6 +82,7 @@ impl GumbelRoot {
             budget,
             phases,
             valuation,
+            rounds,
         };
         root.phase_target = root.phase_step();
         root
@@ -117,6 +123,7 @@ impl GumbelRoot {
                 self.survivors
                     .sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
                 self.survivors.truncate(self.survivors.len().div_ceil(2));
+                self.survivors.iter().for_each(|&i| self.rounds[i] += 1);
             }
             self.phase_start = self.phase_target;
             self.phase_target += self.phase_step();
@@ -139,6 +146,22 @@ impl GumbelRoot {
             .iter()
             .max_by(|&&a, &&b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)))
             .expect("at least one survivor")
+    }
+
+    /// Every root child (index among the root's children) with its score g + logits + sigma(completed q), in
+    /// the halving's order: further in the halving first, then by score (ties by index, as
+    /// [`GumbelRoot::final_choice`] breaks them). The first is the final choice: an analysis's top moves in
+    /// this order agree with the move played.
+    pub fn ranking(&self, tree: &Tree) -> Vec<(usize, f32)> {
+        let scores = self.scores(tree);
+        let mut order: Vec<usize> = (0..scores.len()).collect();
+        order.sort_by(|&a, &b| {
+            self.rounds[b]
+                .cmp(&self.rounds[a])
+                .then(scores[b].total_cmp(&scores[a]))
+                .then(a.cmp(&b))
+        });
+        order.into_iter().map(|i| (i, scores[i])).collect()
     }
 
     pub fn survivors(&self) -> &[usize] {

@@ -152,6 +152,11 @@ impl<G: Game> GameSearch<G> {
         self.gumbel_noise_scale = scale.max(0.0);
     }
 
+    /// The Gumbel root's halving state, once a search with a Gumbel root has started.
+    pub fn gumbel_root(&self) -> Option<&GumbelRoot> {
+        self.gumbel.as_ref()
+    }
+
     /// Whether every simulation of the budget has come back.
     pub fn is_done(&self) -> bool {
         self.root_prepared && self.completed >= self.budget

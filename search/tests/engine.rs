@@ -97,6 +97,33 @@ fn the_same_seed_plays_the_same_game() {
 }
 
 #[test]
+fn the_first_root_move_is_the_move_played_and_the_order_is_the_roots_own() {
+    for root in [RootSearch::Puct, RootSearch::Gumbel] {
+        let mut game: Tours = position("start");
+        let mut engine = Engine::seeded(RolloutEvaluator::new(4, 40), SearchConfig::for_play(root, 48), 2);
+        for ply in 0..8 {
+            let thought = engine.think(&game, Budget::Simulations(48));
+            let mut actions = ActionList::new();
+            game.move_actions(&thought.mv, &mut actions);
+            let top = &thought.root_moves;
+            assert_eq!(top[0].action, actions.as_slice()[0], "{root:?} ply {ply}: {top:?}");
+            let mut seen: Vec<Action> = top.iter().map(|m| m.action).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len(), top.len(), "{root:?}: each root move once");
+            match root {
+                RootSearch::Puct => {
+                    assert!(top.iter().all(|m| m.gumbel_score.is_none()));
+                    assert!(top.windows(2).all(|w| w[0].visits >= w[1].visits), "{top:?}");
+                }
+                RootSearch::Gumbel => assert!(top.iter().all(|m| m.gumbel_score.is_some()), "{top:?}"),
+            }
+            game.play(&thought.mv);
+        }
+    }
+}
+
+#[test]
 fn a_time_budget_is_kept_and_runs_at_least_one_chunk() {
     let game: Bashni = position("start");
     let mut engine = Engine::seeded(

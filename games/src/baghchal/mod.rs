@@ -416,6 +416,11 @@ impl Game for BaghChal {
         }
     }
 
+    /// One action a move.
+    fn max_actions(rules: &BaghChalRules) -> Option<u32> {
+        (rules.max_plies > 0).then_some(rules.max_plies)
+    }
+
     fn start(rules: &BaghChalRules) -> Self {
         BaghChal::assemble(rules, 1 | 1 << 4 | 1 << 20 | 1 << 24, 0, GOATS, 0, Side::First)
     }

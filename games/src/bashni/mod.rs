@@ -75,6 +75,9 @@
 //! Squares a1..h8 (dark only). Position: the side to move (`w`/`b`), then each occupied square as
 //! `square:stack`, stack top first, `w`/`b` men, `W`/`B` kings, e.g. `w c1:Bwww e5:wbbbb h8:b`; `start` is the
 //! initial position. Quiet move `c3-d4`; capture `c3:e5:c7` listing every stop (`x` accepted for `:`).
+//! Squares may also be PDN numbers (1 = b8 ... 32 = g1, as Russian draughts numbers them). A draughts FEN as PDN
+//! files and pydraughts write it (`W:Wa1,c1,Ke3:B21,22`, `K` a king, `5-8` a range of numbers) is read as a
+//! position of single pieces, so that records of Russian draughts openings replay as Bashni.
 
 mod board;
 mod encode;
@@ -102,6 +105,8 @@ impl Game for Bashni {
     const NAME: &'static str = "bashni";
     /// PDN, as draughts players write results.
     const RECORD_RESULTS: [&'static str; 3] = ["2-0", "0-2", "1-1"];
+    /// Russian draughts' (white first, 8 x 8, algebraic squares): Bashni's board and notation.
+    const PDN_GAME_TYPE: Option<&'static str> = Some("25,W,8,8,A0,0");
     const ACTION_SPACE: usize = ACTION_SPACE;
     const SYMMETRIES: usize = 2;
     fn parse_rules(variant: Option<&str>, options: &[String]) -> Result<Rules, RulesError> {
@@ -114,6 +119,11 @@ impl Game for Bashni {
 
     fn without_draw_rules(rules: &Rules) -> Rules {
         rules.without_draw_rules()
+    }
+
+    /// A move is one action per jump, at most [`movegen::MAX_JUMPS`].
+    fn max_actions(rules: &Rules) -> Option<u32> {
+        (rules.max_plies > 0).then(|| rules.max_plies * movegen::MAX_JUMPS as u32)
     }
 
     fn start(rules: &Rules) -> Self {

@@ -1,4 +1,5 @@
-//! Notation: positions (`w c1:Bwww e5:wbbbb h8:b`), moves (`c3-d4`, `c3:e5:c7`) and the text board.
+//! Notation: positions (`w c1:Bwww e5:wbbbb h8:b`, or a PDN FEN of single pieces `W:Wc3,Kd2:B21`), moves
+//! (`c3-d4`, `c3:e5:c7`) and the text board.
 
 use super::board::{Board, Piece, Tower};
 use super::geometry::{CROWN_RANK, Square, direction_between};
@@ -10,10 +11,13 @@ use crate::{NotationError, Side};
 const PIECES_PER_COLOUR: usize = 12;
 
 /// Parses a position: the side to move (`w`/`b`), then `square:stack` tokens, stacks top first. `start` is
-/// the initial position.
+/// the initial position. A draughts FEN as PDN writes it (`W:Wa1,c1,Ke3:B21,22`, below) is read too.
 pub(crate) fn parse_position(text: &str) -> Result<(Board, usize), NotationError> {
     if text.trim() == "start" {
         return Ok((Board::initial(), 0));
+    }
+    if let Some(fen) = pdn_fen(text) {
+        return parse_pdn_fen(fen);
     }
     let mut tokens = text.split_whitespace();
     let side = match tokens.next() {
@@ -72,6 +76,72 @@ pub(crate) fn parse_position(text: &str) -> Result<(Board, usize), NotationError
         board.place(square.index(), Tower::from_pieces(&pieces));
     }
     Ok((board, side))
+}
+
+/// The text as a PDN FEN (`W:` or `B:` first, after any quotes), if it is one.
+fn pdn_fen(text: &str) -> Option<&str> {
+    let fen = text.trim().trim_matches('"').trim_end_matches('.');
+    (fen.starts_with("W:") || fen.starts_with("B:")).then_some(fen)
+}
+
+/// A draughts FEN as PDN and pydraughts write it: the side to move (`W`/`B`), then each colour's pieces,
+/// `:W` and `:B` followed by comma-separated squares (algebraic `c3` or PDN numbers `22`, a `K` before a king,
+/// `5-8` for a range of numbered squares). It has no towers: each piece stands alone on its square.
+fn parse_pdn_fen(fen: &str) -> Result<(Board, usize), NotationError> {
+    let mut sections = fen.split(':');
+    let side = match sections.next() {
+        Some("W") => 0,
+        Some(_) => 1,
+        None => unreachable!("split yields at least one section"),
+    };
+    let mut board = Board::empty();
+    let mut counts = [0usize; 2];
+    for section in sections {
+        let error = |reason: String| NotationError::position(section, reason);
+        let (colour, list) = match section.split_at_checked(1) {
+            Some(("W", list)) => (Side::First, list),
+            Some(("B", list)) => (Side::Second, list),
+            _ => return Err(error("expected W or B and that colour's squares".into())),
+        };
+        for item in list.split(',').map(str::trim).filter(|item| !item.is_empty()) {
+            let (king, squares) = match item.strip_prefix(['K', 'k']) {
+                Some(rest) => (true, rest),
+                None => (false, item),
+            };
+            for square in pdn_squares(squares).map_err(|reason| error(format!("{item:?}: {reason}")))? {
+                if !board.towers[square.index()].is_empty() {
+                    return Err(error(format!("square {square} is given twice")));
+                }
+                counts[colour.index()] += 1;
+                if counts[colour.index()] > PIECES_PER_COLOUR {
+                    return Err(error(format!("more than {PIECES_PER_COLOUR} pieces of one colour")));
+                }
+                if !king && CROWN_RANK[colour.index()] & (1 << square.index()) != 0 {
+                    return Err(error(format!("a man on {square}, where it would have been crowned")));
+                }
+                board.place(square.index(), Tower::single(Piece { colour, king }));
+            }
+        }
+    }
+    Ok((board, side))
+}
+
+/// One square (`c3`, `22`) or a range of numbered ones (`5-8`).
+fn pdn_squares(text: &str) -> Result<Vec<Square>, String> {
+    let Some((first, last)) = text.split_once('-') else {
+        return Ok(vec![Square::parse(text)?]);
+    };
+    let number = |n: &str| {
+        n.parse::<usize>()
+            .ok()
+            .filter(|n| (1..=32).contains(n))
+            .ok_or_else(|| format!("{n:?} is not a square number (a range is of numbers 1..32)"))
+    };
+    let (first, last) = (number(first)?, number(last)?);
+    if first > last {
+        return Err(format!("the range {first}-{last} is backwards"));
+    }
+    (first..=last).map(|n| Square::parse(&n.to_string())).collect()
 }
 
 /// The position in notation: side to move, then the occupied squares in index order.

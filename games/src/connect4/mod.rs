@@ -199,6 +199,11 @@ impl Game for Connect4 {
         Vec::new()
     }
 
+    /// One disc a move, and the board holds 42.
+    fn max_actions(_: &Connect4Rules) -> Option<u32> {
+        Some(CELLS)
+    }
+
     fn without_draw_rules(rules: &Connect4Rules) -> Connect4Rules {
         rules.clone()
     }

@@ -418,6 +418,12 @@ impl Game for Tours {
         ]
     }
 
+    /// A compound turn is two actions, any other move one.
+    fn max_actions(rules: &ToursRules) -> Option<u32> {
+        let per_move = if rules.compound { 2 } else { 1 };
+        (rules.max_plies > 0).then(|| rules.max_plies * per_move)
+    }
+
     fn without_draw_rules(rules: &ToursRules) -> ToursRules {
         ToursRules {
             no_capture_plies: 0,
