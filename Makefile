@@ -6,9 +6,10 @@ CARGO ?= cargo
 setup:
 	@scripts/setup.sh
 
-# The Python package `zero`: its wheel (maturin) installed into the set-up's venv.
+# The Python package `zero`: its wheel (maturin) installed into the set-up's venv. Release, so that after
+# `make run` it reuses that build's compiled dependencies (`make test` builds its own, in the dev profile).
 python: setup
-	scripts/python-package.sh
+	scripts/python-package.sh --release
 
 # The main job on its embedded default: a short real training run (configs/bashni-quick.toml) in runs/.
 run: setup
