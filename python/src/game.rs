@@ -241,19 +241,24 @@ impl Game {
 
 impl Game {
     fn check_action(&self, action: Action) -> PyResult<()> {
-        if (action as usize) < self.start.action_space() {
-            Ok(())
-        } else {
-            Err(value_error(format!(
-                "action {action} is outside {}'s action space 0..{}",
-                self.name(),
-                self.start.action_space()
-            )))
-        }
+        check_action(self.start.as_ref(), action)
     }
 
     fn check_symmetry(&self, sym: usize) -> PyResult<()> {
         check_symmetry(self.start.as_ref(), sym)
+    }
+}
+
+/// `action` lies inside the game's action space.
+fn check_action(state: &dyn AnyState, action: Action) -> PyResult<()> {
+    if (action as usize) < state.action_space() {
+        Ok(())
+    } else {
+        Err(value_error(format!(
+            "action {action} is outside {}'s action space 0..{}",
+            state.kind().name(),
+            state.action_space()
+        )))
     }
 }
 
@@ -637,13 +642,7 @@ impl State {
             None => Action::try_from(player_or_action)
                 .map_err(|_| value_error(format!("action {player_or_action} is not an action")))?,
         };
-        if (action as usize) >= self.inner.action_space() {
-            return Err(value_error(format!(
-                "action {action} is outside {}'s action space 0..{}",
-                self.inner.kind().name(),
-                self.inner.action_space()
-            )));
-        }
+        check_action(self.inner.as_ref(), action)?;
         Ok(self.inner.describe_action(action))
     }
 

@@ -132,24 +132,14 @@ impl Record {
     /// number, that number and the game its `Variant` tag names.
     pub fn game_type(&self) -> Option<GameTag<'_>> {
         let value = self.tag("GameType")?;
-        Some(match pdn_number(value) {
-            Some(number) => {
-                let (name, variant) = self.tag("Variant").map_or((None, None), split_variant);
-                GameTag {
-                    name,
-                    variant,
-                    pdn: Some(number),
-                }
-            }
-            None => {
-                let (name, variant) = split_variant(value);
-                GameTag {
-                    name,
-                    variant,
-                    pdn: None,
-                }
-            }
-        })
+        let pdn = pdn_number(value);
+        let named = if pdn.is_some() {
+            self.tag("Variant")
+        } else {
+            Some(value)
+        };
+        let (name, variant) = named.map_or((None, None), split_variant);
+        Some(GameTag { name, variant, pdn })
     }
 }
 

@@ -37,8 +37,8 @@ pub fn move_texts<G: Game>(start: &G, moves: &[G::Move]) -> Vec<String> {
 
 /// Replays `read` as a game of `G`: its `GameType` (when given) must name `G`, or be the PDN number of the
 /// draughts game `G` shares its notation with (its `Variant` tag, when given, naming `G`); its `Rules` tag, the
-/// variant after the game's name and its `FEN` give the rules and start; each move must be legal where it is played; a game the rules
-/// end must end with the result the record gives.
+/// variant after the game's name and its `FEN` give the rules and start; each move must be legal where it is
+/// played; a game the rules end must end with the result the record gives.
 pub fn replay<G: Game>(read: &ReadRecord) -> Result<Replay<G>, RecordError> {
     let record = &read.record;
     let at_record = |reason: String| RecordError::new(read.line, reason);

@@ -3,8 +3,8 @@
 //! every generation's from `generations.jsonl` (`generation/draw_rate`, `ratings/network/elo`,
 //! `scores/greedy/score`, `equal_time/by_side/goats/score`, `phases/selfplay/seconds`, ... at the generation
 //! number), each at the wall-clock time it was recorded. Networks are named by their role in the generation
-//! (`network`, the newest; `parent`, an earlier one), so that each is one curve over the run. Point TensorBoard at the run (`tensorboard --logdir
-//! RUN_DIR/tensorboard`).
+//! (`network`, the newest; `parent`, an earlier one), so that each is one curve over the run. Point TensorBoard
+//! at the run (`tensorboard --logdir RUN_DIR/tensorboard`).
 //!
 //! The file is rewritten whole and atomically from the records, so it never holds a step twice (a step a
 //! killed training logged again appears once per line it has) nor a torn record. Its records are TensorBoard's

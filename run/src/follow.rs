@@ -8,7 +8,7 @@ use crate::dir::{Phase, RunDir, RunState, checkpoint_path, shard_prefix};
 use crate::play::{PlayJob, play_games};
 use crate::resign::resignation_earned;
 use crate::summary::read_generations;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use zero_games::Registered;
@@ -199,18 +199,7 @@ fn follower_id(host: &str, instance: u64) -> String {
 /// it leaves no temporary behind, on a host where no other process may clean it. Its games in flight are not
 /// finished games, so nothing finished is lost.
 fn end_between_writes_on_signals() -> Result<()> {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let told = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(signal, told.clone())?;
-    }
-    std::thread::Builder::new().name("signals".to_string()).spawn(move || {
-        while !told.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        crate::exit_between_writes(143)
-    })?;
+    crate::exit_between_writes_on_signals(|_| 143).context("watching for SIGINT and SIGTERM")?;
     Ok(())
 }
 

@@ -47,10 +47,10 @@ pub fn set_last_words(say: Option<Box<dyn FnOnce() + Send>>) {
     *LAST_WORDS.lock().unwrap_or_else(|e| e.into_inner()) = say;
 }
 
-/// Ends the process on SIGINT or SIGTERM as the signal would have (status 130 or 143), but between writes and
-/// after its last words ([`exit_between_writes`]), from a thread that watches for them. For a process with no
-/// other watcher of these signals (the run's followers have their own).
-pub fn exit_between_writes_on_interrupt() -> std::io::Result<()> {
+/// Ends the process on SIGINT or SIGTERM with the status `status` gives for the signal, but between writes and
+/// after its last words ([`exit_between_writes`]), from a thread that watches for them: the run (128 + the
+/// signal, as the signal would have) and a follower (143). Not for a run whose followers' watcher has its own.
+pub fn exit_between_writes_on_signals(status: fn(i32) -> i32) -> std::io::Result<()> {
     use std::sync::Arc;
     use std::sync::atomic::AtomicUsize;
     let caught = Arc::new(AtomicUsize::new(0));
@@ -59,16 +59,16 @@ pub fn exit_between_writes_on_interrupt() -> std::io::Result<()> {
     }
     std::thread::Builder::new()
         .name("interrupts".to_string())
-        .spawn(move || wait_for_interrupt(&caught))?;
+        .spawn(move || wait_for_signal(&caught, status))?;
     Ok(())
 }
 
 /// Polls `caught` (set to the signal's number by its handler) and ends the process once it is set.
-fn wait_for_interrupt(caught: &std::sync::atomic::AtomicUsize) {
+fn wait_for_signal(caught: &std::sync::atomic::AtomicUsize, status: fn(i32) -> i32) {
     loop {
         let signal = caught.load(std::sync::atomic::Ordering::SeqCst);
         if signal != 0 {
-            exit_between_writes(128 + signal as i32);
+            exit_between_writes(status(signal as i32));
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }

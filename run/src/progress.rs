@@ -4,8 +4,9 @@
 //! printed nothing during a 40-minute generation. [`bar`] draws the usual bar on a terminal and otherwise writes
 //! the bar's text as a plain line at most once every [`interval`] (5 s unless `ZERO_PROGRESS_SECONDS` says
 //! otherwise; `0` writes every change), with no escape codes. Every field is filled from the first line: the
-//! message reads `starting` until the caller's first, and the ETA `?` until the first step is done. No template here uses colour, and the command-line
-//! parser honours `NO_COLOR`, so nothing zero prints is coloured when `NO_COLOR` is set.
+//! message reads `starting` until the caller's first, and the ETA `?` until the first step is done. No template
+//! here uses colour, and the command-line parser honours `NO_COLOR`, so nothing zero prints is coloured when
+//! `NO_COLOR` is set.
 
 use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;

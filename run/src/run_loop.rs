@@ -73,7 +73,7 @@ pub fn run(args: RunRequest) -> Result<()> {
     let root = dir.root().to_path_buf();
     crate::set_last_words(Some(Box::new(move || say_waiting_summary(&root))));
     if !followers.watch_interrupts() {
-        crate::exit_between_writes_on_interrupt().context("watching for SIGINT and SIGTERM")?;
+        crate::exit_between_writes_on_signals(|signal| 128 + signal).context("watching for SIGINT and SIGTERM")?;
     }
     let result = with_game!(config.game, G => run_loop::<G>(&config, &dir, &args.version));
     crate::set_last_words(None);

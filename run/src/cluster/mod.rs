@@ -89,13 +89,13 @@ pub struct Followers {
 }
 
 impl Followers {
-    /// Adopts the run's followers still alive, launches the missing ones and starts watching them; nothing when
-    /// `cluster.followers` is 0 (followers a previous session launched are then cancelled).
     /// Whether this watcher ends the process on SIGINT and SIGTERM (when it has followers to cancel first).
     pub fn watch_interrupts(&self) -> bool {
         self.watcher.is_some()
     }
 
+    /// Adopts the run's followers still alive, launches the missing ones and starts watching them; nothing when
+    /// `cluster.followers` is 0 (followers a previous session launched are then cancelled).
     pub fn start(cluster: &ClusterConfig, run_dir: &Path) -> Result<Followers> {
         let cluster = cluster.clone();
         let previous = followers::read_launch_record(run_dir)?;
