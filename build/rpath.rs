@@ -2,8 +2,10 @@
 //
 // torch-sys exports the directory of the libtorch it built against as DEP_TCH_LIBTORCH_LIB, but only to
 // packages that depend on it directly. Baking that directory into the binaries as an rpath lets them run
-// without LD_LIBRARY_PATH; `--no-as-needed -ltorch` keeps libtorch (and through it libtorch_cuda, when the
-// wheel has it) linked even though Rust code calls no symbol of it directly: that is what makes CUDA visible.
+// without LD_LIBRARY_PATH. Where that libtorch has CUDA (libtorch_cuda.so beside it), `--no-as-needed -ltorch`
+// keeps libtorch and through it libtorch_cuda linked even though Rust code calls no symbol of it directly: that
+// is what makes CUDA visible. The CPU part that scripts/setup.sh unpacks where there is no GPU has no
+// libtorch_cuda.so, and its libtorch.so (which names it) is left to `--as-needed` to drop.
 #[allow(dead_code)] // the root package links only some of its targets (link_libtorch_with_rpath_for)
 fn link_libtorch_with_rpath() {
     link_libtorch_with_rpath_for(&["rustc-link-arg"]);
@@ -16,10 +18,13 @@ fn link_libtorch_with_rpath_for(directives: &[&str]) {
     println!("cargo:rerun-if-env-changed=DEP_TCH_LIBTORCH_LIB");
     match std::env::var("DEP_TCH_LIBTORCH_LIB") {
         Ok(dir) => {
+            let cuda = std::path::Path::new(&dir).join("libtorch_cuda.so").exists();
             for directive in directives {
                 println!("cargo:{directive}=-Wl,-rpath,{dir}");
-                println!("cargo:{directive}=-Wl,--no-as-needed");
-                println!("cargo:{directive}=-ltorch");
+                if cuda {
+                    println!("cargo:{directive}=-Wl,--no-as-needed");
+                    println!("cargo:{directive}=-ltorch");
+                }
             }
         }
         Err(_) => println!("cargo:warning=DEP_TCH_LIBTORCH_LIB is not set: binaries will need LD_LIBRARY_PATH"),

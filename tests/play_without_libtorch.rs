@@ -18,6 +18,8 @@ fn build_zero_play() -> PathBuf {
             "-p",
             "zero-bot",
             "--no-default-features",
+            "--features",
+            "onnx",
             "--bin",
             "zero-play",
             "--message-format",

@@ -1,6 +1,7 @@
 //! `scripts/setup.sh` on bad ground: a missing or too old Python, an unreachable package registry, and a
-//! half-installed venv left by an interrupted run. Each is reported with the step that failed, and nothing is
-//! ever left looking complete. (The good path runs before every README command, so CI exercises it.)
+//! half-installed venv or libtorch left by an interrupted run. Each is reported with the step that failed, and
+//! nothing is ever left looking complete. (The good path runs before every README command, so CI exercises it:
+//! the CPU-only libtorch where the machine has no GPU, and the venv.)
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -13,15 +14,35 @@ fn scratch(name: &str) -> tempfile::TempDir {
         .unwrap()
 }
 
-fn setup(cache: &Path, envs: &[(&str, &str)]) -> Output {
+/// `scripts/setup.sh ARGS` with the cache at `cache` and the environment `envs`. The checkout's
+/// `.cargo/config.toml` is left alone: the script writes it only once a part is complete, which none of these
+/// cases reaches.
+fn setup_with(args: &[&str], cache: &Path, envs: &[(&str, &str)]) -> Output {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/setup.sh");
     let mut cmd = Command::new("bash");
-    cmd.arg(script).env("ZERO_CACHE", cache).env_remove("ZERO_PYTHON");
+    cmd.arg(script)
+        .args(args)
+        .env("ZERO_CACHE", cache)
+        .env_remove("ZERO_PYTHON")
+        .env_remove("ZERO_SETUP_CUDA");
     for (k, v) in envs {
         cmd.env(k, v);
     }
     cmd.output().expect("bash runs")
 }
+
+fn setup(cache: &Path, envs: &[(&str, &str)]) -> Output {
+    setup_with(&[], cache, envs)
+}
+
+/// pip's settings that make the package registry unreachable at once, and let a small scratch disk pass.
+const OFFLINE: [(&str, &str); 5] = [
+    ("ZERO_SETUP_MIN_FREE_GB", "0"),
+    ("PIP_INDEX_URL", "http://127.0.0.1:9/simple"),
+    ("PIP_RETRIES", "0"),
+    ("PIP_TIMEOUT", "2"),
+    ("PIP_NO_CACHE_DIR", "1"),
+];
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -87,17 +108,7 @@ fn half_installed_venv_is_replaced_and_an_unreachable_registry_reported() {
     let venv = cache.join("torch-2.13.0/venv");
     std::fs::create_dir_all(venv.join("bin")).unwrap();
     std::fs::write(venv.join("leftover"), "half").unwrap();
-    let out = setup(
-        cache,
-        &[
-            // Scratch space (often a small /tmp) need not hold a real install to reach the pip step.
-            ("ZERO_SETUP_MIN_FREE_GB", "0"),
-            ("PIP_INDEX_URL", "http://127.0.0.1:9/simple"),
-            ("PIP_RETRIES", "0"),
-            ("PIP_TIMEOUT", "2"),
-            ("PIP_NO_CACHE_DIR", "1"),
-        ],
-    );
+    let out = setup_with(&["--python"], cache, &OFFLINE);
     assert!(!out.status.success());
     let err = stderr(&out);
     assert!(err.contains("FAILED at step: pip install"), "{err}");
@@ -107,4 +118,39 @@ fn half_installed_venv_is_replaced_and_an_unreachable_registry_reported() {
         !cache.join("torch-2.13.0/complete").exists(),
         "a failed install left a marker"
     );
+}
+
+#[test]
+fn a_cpu_libtorch_download_that_fails_leaves_nothing_trusted() {
+    let tmp = scratch("cpu-offline");
+    let cache = tmp.path();
+    // What an interrupted earlier unpacking leaves: the directory it assembles in.
+    let half = cache.join("libtorch-2.13.0-cpu.tmp");
+    std::fs::create_dir_all(&half).unwrap();
+    std::fs::write(half.join("leftover"), "half").unwrap();
+    let out = setup_with(&[], cache, &[OFFLINE.as_slice(), &[("ZERO_SETUP_CUDA", "0")]].concat());
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("FAILED at step: pip download"), "{err}");
+    assert!(err.contains("could not reach"), "{err}");
+    assert!(!half.join("leftover").exists(), "the half-assembled libtorch was kept");
+    assert!(
+        !cache.join("libtorch-2.13.0-cpu").exists(),
+        "a failed download left a libtorch directory"
+    );
+    assert!(
+        !cache.join("torch-2.13.0/venv").exists(),
+        "the CPU set-up installed the venv"
+    );
+}
+
+#[test]
+fn an_unknown_argument_or_cuda_setting_is_named() {
+    let tmp = scratch("badargs");
+    let out = setup_with(&["--pyhton"], tmp.path(), &[]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("unknown argument '--pyhton'"), "{}", stderr(&out));
+    let out = setup_with(&[], tmp.path(), &[("ZERO_SETUP_CUDA", "maybe")]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("ZERO_SETUP_CUDA='maybe'"), "{}", stderr(&out));
 }

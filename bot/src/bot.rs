@@ -8,7 +8,6 @@ use anyhow::Result;
 use std::time::Duration;
 use zero_games::ActionList;
 use zero_games::{Encoding, Game, Heuristic, Outcome};
-use zero_onnx::OnnxEvaluator;
 use zero_search::minimax::heuristic_judge;
 use zero_search::{
     Budget, CachedEvaluator, Engine, EvalRequest, Evaluation, Evaluator, Level, Progress, RootMove, SearchConfig,
@@ -47,6 +46,7 @@ impl std::str::FromStr for Runtime {
             "torch" | "torch-bf16" if !cfg!(feature = "torch") => {
                 Err("this build has no libtorch: use onnx".to_string())
             }
+            "onnx" if !cfg!(feature = "onnx") => Err(NO_ONNX_RUNTIME.to_string()),
             "torch" => Ok(Runtime::Torch),
             "torch-bf16" => Ok(Runtime::TorchBf16),
             "onnx" => Ok(Runtime::Onnx),
@@ -54,6 +54,10 @@ impl std::str::FromStr for Runtime {
         }
     }
 }
+
+/// Why a build without the `onnx` feature refuses what needs tract.
+pub const NO_ONNX_RUNTIME: &str = "this zero was built without the ONNX runtime (`make run` builds only what the main job \
+                                   runs): `make build` builds every command";
 
 type BoxedEvaluator<G> = Box<dyn Evaluator<G> + Send>;
 
@@ -76,7 +80,10 @@ fn network<G: Encoding>(bundle: &Bundle, runtime: Runtime) -> Result<BoxedEvalua
         }
         #[cfg(not(feature = "torch"))]
         Runtime::Torch | Runtime::TorchBf16 => anyhow::bail!("this build has no libtorch: use the onnx runtime"),
-        Runtime::Onnx => Box::new(OnnxEvaluator::<G>::from_bytes(&bundle.onnx()?, "network")?),
+        #[cfg(feature = "onnx")]
+        Runtime::Onnx => Box::new(zero_onnx::OnnxEvaluator::<G>::from_bytes(&bundle.onnx()?, "network")?),
+        #[cfg(not(feature = "onnx"))]
+        Runtime::Onnx => anyhow::bail!("{NO_ONNX_RUNTIME}"),
     };
     Ok(Box::new(CachedEvaluator::new(evaluator, EVAL_CACHE)))
 }

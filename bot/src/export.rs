@@ -14,6 +14,7 @@ use zero_games::{Encoding, GameKind};
 use zero_model::{Checkpoint, CheckpointMeta};
 
 /// The largest difference between libtorch's outputs and the written ONNX model's that export accepts.
+#[cfg(feature = "onnx")]
 const ONNX_TOLERANCE: f32 = 1e-4;
 
 /// What to write besides the checkpoint itself.
@@ -28,6 +29,9 @@ pub struct ExportOptions {
 pub fn export<G: Encoding>(checkpoint: &Path, out: &Path, options: ExportOptions) -> Result<Manifest> {
     if out.exists() {
         bail!("{} already exists; remove it or choose another --out", out.display());
+    }
+    if !cfg!(feature = "onnx") {
+        bail!("cannot check the bundle's ONNX model: {}", crate::NO_ONNX_RUNTIME);
     }
     let loaded = Checkpoint::load::<G>(checkpoint, Device::Cpu)?;
     let parent = out
@@ -102,6 +106,7 @@ fn manifest_for(
 
 /// Writes the network as ONNX; the written model is loaded back through tract and must give libtorch's outputs
 /// on a few positions.
+#[cfg(feature = "onnx")]
 fn write_onnx<G: Encoding>(loaded: &Checkpoint, checkpoint: &Path, path: &Path) -> Result<()> {
     let bytes = zero_onnx::checkpoint_file_to_onnx(checkpoint).context("writing the ONNX model")?;
     let onnx = zero_onnx::OnnxEvaluator::<G>::from_bytes(&bytes, "export").context("loading the ONNX model back")?;
@@ -119,6 +124,12 @@ fn write_onnx<G: Encoding>(loaded: &Checkpoint, checkpoint: &Path, path: &Path) 
         }
     }
     std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
+}
+
+/// Without tract the written model cannot be checked, so none is written ([`export`] refuses first).
+#[cfg(not(feature = "onnx"))]
+fn write_onnx<G: Encoding>(_: &Checkpoint, _: &Path, _: &Path) -> Result<()> {
+    bail!("cannot check the bundle's ONNX model: {}", crate::NO_ONNX_RUNTIME)
 }
 
 /// Traces the network in inference mode on the CPU and saves it; the saved module is loaded back and must give

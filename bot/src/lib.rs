@@ -18,7 +18,7 @@ pub mod protocol;
 pub mod record;
 pub mod serve;
 
-pub use bot::{Bot, Decision, MoveStats, Runtime, SearchOverrides, describe_outcome};
+pub use bot::{Bot, Decision, MoveStats, NO_ONNX_RUNTIME, Runtime, SearchOverrides, describe_outcome};
 pub use bundle::{Bundle, LevelRating, Manifest, SearchDefaults};
 #[cfg(feature = "torch")]
 pub use export::{ExportOptions, export};

@@ -11,10 +11,10 @@
 //! variable store (`stem.weight`, `block0.norm1.running_mean`, `policy_fc.bias`, ...): no tch is involved.
 
 use crate::OnnxError;
+use crate::proto as pb;
 use prost::Message;
 use std::collections::HashMap;
 use std::path::Path;
-use tract_onnx::pb;
 use zero_checkpoint::{CheckpointMeta, NetShape, NetworkConfig, ParsedTensors, PolicyHead};
 
 /// The ONNX operator set the graph is written for (every operator used keeps its attributes form there).
@@ -122,34 +122,31 @@ enum Dim {
 }
 
 fn value_info(name: &str, dims: &[Dim]) -> pb::ValueInfoProto {
-    use pb::tensor_shape_proto::{Dimension, dimension::Value};
+    use pb::{Dimension, DimensionValue};
     let dim = dims
         .iter()
         .map(|d| Dimension {
             value: Some(match d {
-                Dim::Batch => Value::DimParam("N".to_string()),
-                Dim::Fixed(n) => Value::DimValue(*n),
+                Dim::Batch => DimensionValue::DimParam("N".to_string()),
+                Dim::Fixed(n) => DimensionValue::DimValue(*n),
             }),
-            ..Default::default()
         })
         .collect();
     pb::ValueInfoProto {
         name: name.to_string(),
         r#type: Some(pb::TypeProto {
-            value: Some(pb::type_proto::Value::TensorType(pb::type_proto::Tensor {
-                elem_type: pb::tensor_proto::DataType::Float as i32,
+            tensor_type: Some(pb::TensorTypeProto {
+                elem_type: pb::data_type::FLOAT,
                 shape: Some(pb::TensorShapeProto { dim }),
-            })),
-            ..Default::default()
+            }),
         }),
-        ..Default::default()
     }
 }
 
 fn ints(name: &str, values: &[i64]) -> pb::AttributeProto {
     pb::AttributeProto {
         name: name.to_string(),
-        r#type: pb::attribute_proto::AttributeType::Ints as i32,
+        r#type: pb::attribute_type::INTS,
         ints: values.to_vec(),
         ..Default::default()
     }
@@ -158,7 +155,7 @@ fn ints(name: &str, values: &[i64]) -> pb::AttributeProto {
 fn int(name: &str, value: i64) -> pb::AttributeProto {
     pb::AttributeProto {
         name: name.to_string(),
-        r#type: pb::attribute_proto::AttributeType::Int as i32,
+        r#type: pb::attribute_type::INT,
         i: value,
         ..Default::default()
     }
@@ -167,7 +164,7 @@ fn int(name: &str, value: i64) -> pb::AttributeProto {
 fn float(name: &str, value: f32) -> pb::AttributeProto {
     pb::AttributeProto {
         name: name.to_string(),
-        r#type: pb::attribute_proto::AttributeType::Float as i32,
+        r#type: pb::attribute_type::FLOAT,
         f: value,
         ..Default::default()
     }
@@ -215,7 +212,7 @@ impl<'a> GraphWriter<'a> {
         self.initializers.push(pb::TensorProto {
             name: name.to_string(),
             dims,
-            data_type: pb::tensor_proto::DataType::Float as i32,
+            data_type: pb::data_type::FLOAT,
             float_data: values,
             ..Default::default()
         });
@@ -225,7 +222,7 @@ impl<'a> GraphWriter<'a> {
         self.initializers.push(pb::TensorProto {
             name: name.to_string(),
             dims: vec![values.len() as i64],
-            data_type: pb::tensor_proto::DataType::Int64 as i32,
+            data_type: pb::data_type::INT64,
             int64_data: values.to_vec(),
             ..Default::default()
         });

@@ -1,5 +1,5 @@
 //! `zero-play`: a bundle's bot without libtorch. Built without the `torch` feature
-//! (`cargo build --release -p zero-bot --no-default-features --bin zero-play`), it plays the bundle's ONNX network
+//! (`cargo build --release -p zero-bot --no-default-features --features onnx --bin zero-play`), it plays the bundle's ONNX network
 //! through tract and needs nothing but the binary and the bundle; the commands are those of `zero bot`,
 //! `zero play` and `zero serve`.
 
