@@ -149,6 +149,8 @@ def main():
         browser.click('[data-square="d4"]')
         browser.wait_history_change("")
         report["after_first"] = browser.js(READ_PAGE)
+        report["after_first"]["link"] = browser.js("document.getElementById('share').href")
+        report["after_first"]["address"] = browser.js("location.href")
         # A second move: any movable piece, then its highlighted destinations until the move is made.
         before = report["after_first"]["history"]
         browser.click(".sq.movable")
@@ -163,6 +165,13 @@ def main():
         browser.wait_history_change(report["after_second"]["history"])
         report["after_undo"] = browser.js(READ_PAGE)
         analyse_flip_step_save_load(browser, report)
+        # The position's address opened in a new tab shows that position, with no moves played yet.
+        browser.open(report["after_first"]["link"])
+        browser.wait_idle()
+        report["shared"] = browser.js(READ_PAGE)
+        browser.open(URL + "#position=nonsense")
+        browser.wait_idle()
+        report["bad_address"] = browser.js(READ_PAGE)
         if SECOND_URL:
             browser.open(SECOND_URL)
             browser.wait_idle()

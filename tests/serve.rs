@@ -156,6 +156,20 @@ fn api_refuses_bad_requests_clearly_and_limits_searches() {
             400,
             "tours",
         ),
+        (
+            "POST",
+            "/api/load",
+            "{\"position\": \"nonsense\"}",
+            400,
+            "position \"nonsense\"",
+        ),
+        (
+            "POST",
+            "/api/load",
+            "{\"position\": \"x\", \"record\": \"y\"}",
+            400,
+            "or {\"position\"",
+        ),
         ("GET", "/api/analyse", "", 405, "not allowed"),
     ] {
         let (status, reply) = server.request(method, path, body);
@@ -366,6 +380,21 @@ fn the_page_is_played_by_clicking_in_headless_chromium() {
     assert_eq!(report["after_undo"]["position"], first["position"]);
     assert_eq!(report["after_undo"]["error"], "");
     analysis_flip_steps_save_and_load(&report, first);
+    // The address names the current position, and opened in a new tab it shows that position.
+    let link = first["link"].as_str().unwrap();
+    assert!(link.contains("#position="), "{link}");
+    assert_eq!(first["address"], first["link"]);
+    let shared = &report["shared"];
+    assert_eq!(shared["position"], first["position"]);
+    assert_eq!(shared["history"], "");
+    assert_eq!(shared["error"], "");
+    let bad = &report["bad_address"];
+    assert_eq!(bad["position"], replay("").position());
+    let error = bad["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("The address's game: position \"nonsense\""),
+        "{error}"
+    );
 }
 
 /// The page's analysis, flip, move list, save and load, and Bagh Chal drawn as points and lines.

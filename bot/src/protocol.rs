@@ -244,7 +244,9 @@ fn parse_option(args: &[&str]) -> Result<BotOption, String> {
     match name.to_ascii_lowercase().as_str() {
         "sims" => Ok(BotOption::Sims(parse_bounded(value, "sims", MAX_SIMULATIONS)?)),
         "movetime" => Ok(BotOption::MoveTime(parse_bounded(value, "movetime", MAX_MOVE_TIME_MS)?)),
-        "level" => zero_search::Level::parse(value).map(BotOption::Level),
+        "level" => zero_search::Level::parse(value)
+            .map(BotOption::Level)
+            .map_err(|e| e.to_string()),
         "multipv" => match value.parse::<u32>() {
             Ok(k) if k <= MAX_MULTIPV => Ok(BotOption::MultiPv(k)),
             _ => Err(format!(

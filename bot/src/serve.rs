@@ -398,33 +398,53 @@ impl<G: Encoding> Api<G> {
         })
     }
 
-    /// `POST /api/load` with `{"record": TEXT}`: the first game of the record becomes this game, the person
-    /// playing the side to move at its end.
+    /// `POST /api/load` with `{"record": TEXT}`: the first game of the record becomes this game; with
+    /// `{"position": NOTATION}`: a game from that position (the page's shareable URL). The person plays the side
+    /// to move at its end.
     fn load(&self, id: &str, body: &[u8]) -> Response {
-        let text = match parse_body(body).and_then(|v| match v.get("record").and_then(Value::as_str) {
-            Some(text) => Ok(text.to_string()),
-            None => Err(Response::error(
-                400,
-                "expected a JSON object {\"record\": \"<record text>\"}",
-            )),
-        }) {
-            Ok(text) => text,
+        let request = match parse_body(body) {
+            Ok(request) => request,
             Err(r) => return r,
         };
-        let replay = match crate::record::first_game::<G>(&text, "the record", &self.rules) {
-            Ok(replay) => replay,
-            Err(e) => return Response::error(400, format!("{e:#}")),
+        let fresh = match (request.get("record"), request.get("position")) {
+            (Some(Value::String(text)), None) => self.table_of_record(text),
+            (None, Some(Value::String(position))) => self.table_at(position),
+            _ => Err(Response::error(
+                400,
+                "expected a JSON object {\"record\": \"<record text>\"} or {\"position\": \"<position>\"}",
+            )),
         };
-        self.with_table(id, |table| {
-            let mut fresh = Table::new(&self.rules, true);
-            fresh.human = replay.end.to_move();
-            fresh.moves = replay.move_texts();
-            fresh.start = replay.start;
-            fresh.played = replay.moves;
-            fresh.game = replay.end;
-            *table = fresh;
-            Response::json(200, &self.state(table))
-        })
+        match fresh {
+            Ok(fresh) => self.with_table(id, |table| {
+                *table = fresh;
+                Response::json(200, &self.state(table))
+            }),
+            Err(r) => r,
+        }
+    }
+
+    /// A table holding the first game of record `text`.
+    fn table_of_record(&self, text: &str) -> Result<Table<G>, Response> {
+        let replay = crate::record::first_game::<G>(text, "the record", &self.rules)
+            .map_err(|e| Response::error(400, format!("{e:#}")))?;
+        let mut fresh = Table::new(&self.rules, true);
+        fresh.human = replay.end.to_move();
+        fresh.moves = replay.move_texts();
+        fresh.start = replay.start;
+        fresh.played = replay.moves;
+        fresh.game = replay.end;
+        Ok(fresh)
+    }
+
+    /// A table whose game starts at `position`, in the game's notation.
+    fn table_at(&self, position: &str) -> Result<Table<G>, Response> {
+        let game = G::from_position(&self.rules, position)
+            .map_err(|e| Response::error(400, format!("position {position:?}: {e}")))?;
+        let mut fresh = Table::new(&self.rules, true);
+        fresh.human = game.to_move();
+        fresh.start = game.clone();
+        fresh.game = game;
+        Ok(fresh)
     }
 }
 

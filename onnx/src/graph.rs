@@ -109,9 +109,7 @@ fn write_model(config: &NetworkConfig, shape: NetShape, weights: &Weights, doc: 
             initializer: graph.initializers,
             input: vec![input],
             output: outputs,
-            ..Default::default()
         }),
-        ..Default::default()
     };
     Ok(model.encode_to_vec())
 }
@@ -236,7 +234,6 @@ impl<'a> GraphWriter<'a> {
             name: output.to_string(),
             op_type: op.to_string(),
             attribute: attributes,
-            ..Default::default()
         });
         output.to_string()
     }

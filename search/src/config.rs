@@ -5,6 +5,23 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use zero_games::Side;
 
+/// Why a search setting, as text or as a value, was refused; each names the value and what is expected.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SettingError {
+    #[error("unknown root search {0:?}; expected puct or gumbel")]
+    Root(String),
+    #[error("unknown root search {0:?}; expected puct or gumbel, or one for each side as FIRST/SECOND (gumbel/puct)")]
+    SideRoot(String),
+    #[error("{0:?} is not a number; expected W, or one for each side as FIRST/SECOND")]
+    Weight(String),
+    #[error("each side's weight must be within [0, {MAX_SCORE_UTILITY}], got {0}")]
+    ScoreUtility(SideWeights),
+    #[error("must be within [0, 1], got {0}")]
+    MinimaxWeight(f32),
+    #[error("unknown level {name:?}: the levels are {names}")]
+    Level { name: String, names: String },
+}
+
 /// How the root of each search chooses where simulations go and what the training target is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RootSearch {
@@ -26,13 +43,13 @@ impl RootSearch {
 }
 
 impl std::str::FromStr for RootSearch {
-    type Err = String;
+    type Err = SettingError;
 
-    fn from_str(text: &str) -> Result<Self, String> {
+    fn from_str(text: &str) -> Result<Self, SettingError> {
         [RootSearch::Puct, RootSearch::Gumbel]
             .into_iter()
             .find(|root| root.name() == text)
-            .ok_or_else(|| format!("unknown root search {text:?}; expected puct or gumbel"))
+            .ok_or_else(|| SettingError::Root(text.to_string()))
     }
 }
 
@@ -82,19 +99,19 @@ impl std::fmt::Display for SideRoots {
 }
 
 impl std::str::FromStr for SideRoots {
-    type Err = String;
+    type Err = SettingError;
 
-    fn from_str(text: &str) -> Result<Self, String> {
+    fn from_str(text: &str) -> Result<Self, SettingError> {
         let [first, second] = each_side(text, |part| {
             part.parse::<RootSearch>()
-                .map_err(|e| format!("{e}, or one for each side as FIRST/SECOND (gumbel/puct)"))
+                .map_err(|_| SettingError::SideRoot(part.to_string()))
         })?;
         Ok(SideRoots { first, second })
     }
 }
 
 /// A setting for each side as text: `X` for both, or `FIRST/SECOND`, each part read by `parse`.
-fn each_side<T: Copy>(text: &str, parse: impl Fn(&str) -> Result<T, String>) -> Result<[T; 2], String> {
+fn each_side<T: Copy>(text: &str, parse: impl Fn(&str) -> Result<T, SettingError>) -> Result<[T; 2], SettingError> {
     match text.split_once('/') {
         None => parse(text).map(|both| [both, both]),
         Some((first, second)) => Ok([parse(first)?, parse(second)?]),
@@ -142,25 +159,23 @@ impl SideWeights {
 
     /// Why the weights cannot be a score utility ([`SearchConfig::score_utility`]): each must be within [0,
     /// [`MAX_SCORE_UTILITY`]] (a NaN is not).
-    pub fn check_score_utility(self) -> Result<(), String> {
+    pub fn check_score_utility(self) -> Result<(), SettingError> {
         let in_range = |w: f32| (0.0..=MAX_SCORE_UTILITY).contains(&w);
         if in_range(self.first) && in_range(self.second) {
             Ok(())
         } else {
-            Err(format!(
-                "each side's weight must be within [0, {MAX_SCORE_UTILITY}], got {self}"
-            ))
+            Err(SettingError::ScoreUtility(self))
         }
     }
 }
 
 /// Why `weight` cannot be a [`SearchConfig::minimax_weight`]: it must be within [0, 1] (a NaN is not). The
 /// search's config, a run's `run.eval_equal_time_minimax` and a bundle's manifest are checked by it.
-pub fn check_minimax_weight(weight: f32) -> Result<(), String> {
+pub fn check_minimax_weight(weight: f32) -> Result<(), SettingError> {
     if (0.0..=1.0).contains(&weight) {
         Ok(())
     } else {
-        Err(format!("must be within [0, 1], got {weight}"))
+        Err(SettingError::MinimaxWeight(weight))
     }
 }
 
@@ -175,13 +190,13 @@ impl std::fmt::Display for SideWeights {
 }
 
 impl std::str::FromStr for SideWeights {
-    type Err = String;
+    type Err = SettingError;
 
-    fn from_str(text: &str) -> Result<Self, String> {
+    fn from_str(text: &str) -> Result<Self, SettingError> {
         let [first, second] = each_side(text, |part| {
             part.trim()
                 .parse::<f32>()
-                .map_err(|_| format!("{part:?} is not a number; expected W, or one for each side as FIRST/SECOND"))
+                .map_err(|_| SettingError::Weight(part.to_string()))
         })?;
         Ok(SideWeights { first, second })
     }
@@ -394,10 +409,10 @@ impl SearchConfig {
             return fail("leaf_batch", &format!("must be within [1, {MAX_LEAF_BATCH}]"));
         }
         if let Err(reason) = check_minimax_weight(self.minimax_weight) {
-            return fail("minimax_weight", &reason);
+            return fail("minimax_weight", &reason.to_string());
         }
         if let Err(reason) = self.score_utility.check_score_utility() {
-            return fail("score_utility", &reason);
+            return fail("score_utility", &reason.to_string());
         }
         Ok(())
     }

@@ -4,6 +4,7 @@
 //! one more visit, sharpened by 1/T (at 0 the search's own choice). Their strength against fixed anchors is
 //! measured per bundle with the arena (`ckpt:PATH,level=NAME`, docs/arena.md) and written in docs/protocol.md.
 
+use crate::config::SettingError;
 use crate::puct::draw_sharpened;
 use zero_games::Encoding;
 
@@ -39,14 +40,17 @@ pub struct LevelSearch {
 
 impl Level {
     /// The level named `name` (any case); the error lists the names.
-    pub fn parse(name: &str) -> Result<Level, String> {
+    pub fn parse(name: &str) -> Result<Level, SettingError> {
         LEVELS
             .iter()
             .find(|l| l.name.eq_ignore_ascii_case(name))
             .copied()
             .ok_or_else(|| {
                 let names: Vec<&str> = LEVELS.iter().map(|l| l.name).collect();
-                format!("unknown level {name:?}: the levels are {}", names.join(", "))
+                SettingError::Level {
+                    name: name.to_string(),
+                    names: names.join(", "),
+                }
             })
     }
 
@@ -93,7 +97,10 @@ mod tests {
         assert_eq!(club.search::<Tours>().simulations, Some(64), "a game's own table");
         assert_eq!(Level::parse("max").unwrap().search::<Tours>().simulations, None);
         let err = Level::parse("grandmaster").unwrap_err();
-        assert!(err.contains("beginner, casual, club, expert, strong, max"), "{err}");
+        assert!(
+            err.to_string().contains("beginner, casual, club, expert, strong, max"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -38,7 +38,9 @@ pub mod search;
 pub mod tree;
 
 pub use cache::CachedEvaluator;
-pub use config::{MAX_SCORE_UTILITY, RootSearch, SearchConfig, SearchConfigError, SideRoots, SideWeights};
+pub use config::{
+    MAX_SCORE_UTILITY, RootSearch, SearchConfig, SearchConfigError, SettingError, SideRoots, SideWeights,
+};
 pub use engine::{
     Budget, Engine, Progress, RootMove, Thought, actions_to_moves, choose_by_actions, principal_line, root_moves,
 };

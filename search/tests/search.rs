@@ -310,7 +310,7 @@ fn score_weights_are_one_for_both_sides_or_a_pair_and_refused_out_of_range() {
     assert_eq!((pair.for_side(Side::First), pair.for_side(Side::Second)), (0.5, 0.0));
     assert_eq!(pair.to_string(), "0.5/0");
     let err = "0.5/x".parse::<SideWeights>().unwrap_err();
-    assert!(err.contains("\"x\" is not a number"), "{err}");
+    assert!(err.to_string().contains("\"x\" is not a number"), "{err}");
     for bad in ["-0.1", "1.5", "NaN", "0/inf"] {
         let config = SearchConfig {
             score_utility: bad.parse().unwrap(),
