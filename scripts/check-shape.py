@@ -3,7 +3,10 @@
 
 - no function over 120 lines, and at most 5 over 80;
 - no import circle between the files of a crate (`use crate::a::...` in b.rs and `use crate::b::...` in a.rs,
-  or a longer cycle), nor between its top-level modules (a file of `run/` and one of `report/` naming each other).
+  or a longer cycle), nor between its top-level modules (a file of `run/` and one of `report/` naming each other);
+- no error that is only a `String` in a library crate (`Result<T, String>`, `type Err = String`): a library's
+  errors are types (thiserror), which callers can match and wrap; the binaries (`src/`, `src/bin/`) may do as
+  they like.
 
 Tests (`tests/`, `benches/`, `examples/`, `#[cfg(test)]` modules) are left out. Exit status 1 with a list of
 what breaks a rule; 0 with a one-line summary otherwise. Run by `make test`.
@@ -15,6 +18,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LONG, TOO_LONG, MAX_LONG = 80, 120, 5
 SKIP_DIRS = {"target", "tests", "benches", "examples", ".git", "build", "node_modules"}
+# A `Result<..., String>` (generic arguments nested up to two deep) or a FromStr whose error is a String.
+STRING_ERROR = re.compile(r"Result<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*,\s*String>|type Err = String")
 FN = re.compile(r"^\s*(pub(\([^)]*\))?\s+)?(const\s+)?(async\s+)?(unsafe\s+)?(extern\s+\"C\"\s+)?fn\s+(\w+)")
 
 
@@ -199,6 +204,24 @@ def cycles(graph):
     return found
 
 
+def string_errors(path):
+    """The lines of library file `path` (outside `#[cfg(test)]` modules) whose error type is a plain String."""
+    state = {"block": False}
+    found = []
+    for number, raw in enumerate(open(path, encoding="utf-8"), 1):
+        if raw.startswith("#[cfg(test)]"):
+            break
+        if STRING_ERROR.search(strip(raw, state)):
+            found.append(number)
+    return found
+
+
+def is_library(rel):
+    """Whether `rel` is library code: a crate's `src/` but not the binary's (`src/` at the root) nor a `bin/`."""
+    parts = rel.split(os.sep)
+    return len(parts) > 2 and parts[1] == "src" and "bin" not in parts[2:-1] and parts[0] != "fuzz"
+
+
 def main():
     problems, long_fns, total = [], [], 0
     graphs = {}
@@ -210,6 +233,9 @@ def main():
                 problems.append(f"{rel}:{line}: fn {name} is {length} lines (at most {TOO_LONG})")
             elif length > LONG:
                 long_fns.append(f"{rel}:{line}: fn {name} is {length} lines")
+        if is_library(rel):
+            for line in string_errors(path):
+                problems.append(f"{rel}:{line}: an error that is only a String (a library's errors are types)")
         src = os.path.join(crate_root(path), "src")
         if path.startswith(src + os.sep):
             graphs.setdefault(src, {})[path] = imports(path, src)
@@ -226,7 +252,10 @@ def main():
         for p in problems:
             print("  " + p, file=sys.stderr)
         sys.exit(1)
-    print(f"check-shape: {total} functions, {len(long_fns)} over {LONG} lines, none over {TOO_LONG}; no import circle")
+    print(
+        f"check-shape: {total} functions, {len(long_fns)} over {LONG} lines, none over {TOO_LONG}; no import circle;"
+        " no String errors in library crates"
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 //! Scores every opening of a book with the books' balance judge (`zero_search::balance`) at several depths: the
 //! judge's score less the start's, from the first player's view, each opening judged afresh. It shows how far from
-//! even a deeper judge than the book's finds each opening (`docs/experiments.md`, "The goats' lost openings were
+//! even a deeper judge than the book's finds each opening (`docs/experiments/yardsticks.md`, "The goats' lost openings were
 //! the ones a deeper judge rejects"). One line an opening: its index, its moves, then the difference at each depth.
 //!
 //! ```text

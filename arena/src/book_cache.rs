@@ -109,7 +109,7 @@ impl BookCache {
         let missing = match read(&path, &key) {
             Ok(book) if book.validate::<G>(rules).is_ok() => return (book, BookSource::Cached(path)),
             Ok(_) => format!("{} does not replay under these rules", path.display()),
-            Err(why) => why,
+            Err(why) => why.to_string(),
         };
         let book = OpeningBook::generate_reporting::<G>(rules, request, progress);
         let kept = write(&path, &key, &book)
@@ -124,16 +124,31 @@ impl BookCache {
     }
 }
 
+/// Why the cache holds no book for a key.
+#[derive(Debug, thiserror::Error)]
+enum NotCached {
+    #[error("not judged before")]
+    Missing,
+    #[error("{path}: {source}")]
+    Unreadable { path: String, source: std::io::Error },
+    #[error("{path}: {source}")]
+    Malformed { path: String, source: serde_json::Error },
+    #[error("{path} holds another book")]
+    OtherBook { path: String },
+}
+
 /// The book `path` holds for `key`, or why it holds none.
-fn read(path: &Path, key: &BookKey) -> Result<OpeningBook, String> {
+fn read(path: &Path, key: &BookKey) -> Result<OpeningBook, NotCached> {
+    let shown = || path.display().to_string();
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err("not judged before".to_string()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(NotCached::Missing),
+        Err(source) => return Err(NotCached::Unreadable { path: shown(), source }),
     };
-    let cached: CachedBook = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let cached: CachedBook =
+        serde_json::from_str(&text).map_err(|source| NotCached::Malformed { path: shown(), source })?;
     if cached.key != *key {
-        return Err(format!("{} holds another book", path.display()));
+        return Err(NotCached::OtherBook { path: shown() });
     }
     Ok(cached.book)
 }

@@ -159,7 +159,7 @@ impl SolvedSet {
                 continue;
             }
             let bad = |why: &str| ArenaError::Invalid(format!("Connect Four set line {}: {why}: {line:?}", n + 1));
-            positions.push(parse_line(line).map_err(|why| bad(&why))?);
+            positions.push(parse_line(line).map_err(|why| bad(&why.to_string()))?);
         }
         Ok(SolvedSet { positions })
     }
@@ -280,15 +280,33 @@ fn candidates(
         .collect())
 }
 
-fn parse_line(line: &str) -> Result<SolvedPosition, String> {
+/// Why a line of the solved-position set was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+struct BadLine(String);
+
+impl From<&str> for BadLine {
+    fn from(why: &str) -> Self {
+        BadLine(why.to_string())
+    }
+}
+
+fn parse_line(line: &str) -> Result<SolvedPosition, BadLine> {
     let fields: Vec<&str> = line.split('\t').collect();
     let [moves, keeping, stage, value, columns, source] = fields[..] else {
-        return Err(format!("expected 6 tab-separated fields, found {}", fields.len()));
+        return Err(BadLine(format!(
+            "expected 6 tab-separated fields, found {}",
+            fields.len()
+        )));
     };
-    let game = Connect4::from_position(&Connect4Rules, moves).map_err(|e| e.to_string())?;
+    let game = Connect4::from_position(&Connect4Rules, moves).map_err(|e| BadLine(e.to_string()))?;
     let stage = Stage::parse(stage).ok_or("the stage is begin, middle or end")?;
     if stage != Stage::of_discs(game.ply()) {
-        return Err(format!("{} discs are not the {} stage", game.ply(), stage.name()));
+        return Err(BadLine(format!(
+            "{} discs are not the {} stage",
+            game.ply(),
+            stage.name()
+        )));
     }
     let value = match value {
         "win" => 'W',
@@ -298,7 +316,7 @@ fn parse_line(line: &str) -> Result<SolvedPosition, String> {
     let columns: Vec<char> = columns.chars().collect();
     let columns: [char; 7] = columns
         .try_into()
-        .map_err(|_| "the column results are 7 characters".to_string())?;
+        .map_err(|_| BadLine("the column results are 7 characters".to_string()))?;
     if columns.iter().any(|c| !"WDL-".contains(*c)) {
         return Err("a column's result is W, D, L or -".into());
     }
@@ -310,9 +328,9 @@ fn parse_line(line: &str) -> Result<SolvedPosition, String> {
         source: source.to_string(),
     };
     if solved.keeping_text() != keeping || solved.keeping().next().is_none() {
-        return Err(format!(
+        return Err(BadLine(format!(
             "the keeping columns {keeping:?} do not match the column results"
-        ));
+        )));
     }
     Ok(solved)
 }

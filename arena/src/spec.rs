@@ -117,7 +117,7 @@ const DEFAULT_MCTS_SIMS: u32 = 200;
 const MAX_ALPHABETA_NODES: u64 = 1_000_000_000;
 /// The number format of `ckpt:` players unless `precision=` says otherwise: f32. At the timed search's batches
 /// of 32 leaves f32 ran 1.55 times the simulations of bf16 on a CPU with native bf16 and scored better against
-/// alpha-beta at equal time (`docs/experiments.md`); bf16 pays only at self-play's batches of about 250.
+/// alpha-beta at equal time (`docs/experiments/search-at-play.md`); bf16 pays only at self-play's batches of about 250.
 pub const PLAY_PRECISION: zero_model::Precision = zero_model::Precision::F32;
 const DEFAULT_CKPT_SIMS: u32 = 64;
 /// The root search of `ckpt:` players unless `root=` says otherwise: PUCT, played at temperature 0 (the most

@@ -39,18 +39,27 @@ impl Runtime {
     };
 }
 
+/// Why a runtime's name was refused: unknown, or not in this build.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuntimeError {
+    #[error("this build has no libtorch: use onnx")]
+    NoTorch,
+    #[error("{NO_ONNX_RUNTIME}")]
+    NoOnnx,
+    #[error("unknown runtime {0:?}: expected torch, torch-bf16 or onnx")]
+    Unknown(String),
+}
+
 impl std::str::FromStr for Runtime {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = RuntimeError;
+    fn from_str(s: &str) -> Result<Self, RuntimeError> {
         match s {
-            "torch" | "torch-bf16" if !cfg!(feature = "torch") => {
-                Err("this build has no libtorch: use onnx".to_string())
-            }
-            "onnx" if !cfg!(feature = "onnx") => Err(NO_ONNX_RUNTIME.to_string()),
+            "torch" | "torch-bf16" if !cfg!(feature = "torch") => Err(RuntimeError::NoTorch),
+            "onnx" if !cfg!(feature = "onnx") => Err(RuntimeError::NoOnnx),
             "torch" => Ok(Runtime::Torch),
             "torch-bf16" => Ok(Runtime::TorchBf16),
             "onnx" => Ok(Runtime::Onnx),
-            other => Err(format!("unknown runtime {other:?}: expected torch, torch-bf16 or onnx")),
+            other => Err(RuntimeError::Unknown(other.to_string())),
         }
     }
 }

@@ -41,12 +41,17 @@ pub struct Strength {
 }
 
 /// A `--minimax` weight: a number in [0, 1].
-pub fn minimax_weight(text: &str) -> std::result::Result<f32, String> {
+pub fn minimax_weight(text: &str) -> std::result::Result<f32, MinimaxWeightError> {
     match text.parse::<f32>() {
         Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
-        _ => Err(format!("expected a weight from 0 to 1, got {text:?}")),
+        _ => Err(MinimaxWeightError(text.to_string())),
     }
 }
+
+/// A `--minimax` value that is not a weight from 0 to 1.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected a weight from 0 to 1, got {0:?}")]
+pub struct MinimaxWeightError(String);
 
 impl Strength {
     /// What the user changed of the bundle's search.

@@ -50,6 +50,8 @@ pub fn export<G: Encoding>(checkpoint: &Path, out: &Path, options: ExportOptions
         std::fs::copy(checkpoint, tmp.join(WEIGHTS_FILE))
             .with_context(|| format!("copying {}", checkpoint.display()))?;
         let meta = loaded.meta.clone();
+        // Without tract the model could not be checked: export refused above.
+        #[cfg(feature = "onnx")]
         write_onnx::<G>(&loaded, checkpoint, &tmp.join(ONNX_FILE))?;
         trace_torchscript(loaded, &tmp.join(TORCHSCRIPT_FILE))?;
         let mut files = BTreeMap::new();
@@ -124,12 +126,6 @@ fn write_onnx<G: Encoding>(loaded: &Checkpoint, checkpoint: &Path, path: &Path) 
         }
     }
     std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
-}
-
-/// Without tract the written model cannot be checked, so none is written ([`export`] refuses first).
-#[cfg(not(feature = "onnx"))]
-fn write_onnx<G: Encoding>(_: &Checkpoint, _: &Path, _: &Path) -> Result<()> {
-    bail!("cannot check the bundle's ONNX model: {}", crate::NO_ONNX_RUNTIME)
 }
 
 /// Traces the network in inference mode on the CPU and saves it; the saved module is loaded back and must give

@@ -19,15 +19,22 @@ pub enum Line {
     },
 }
 
+/// Why a line was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    #[error("line of {0} bytes skipped: longer than the limit of {MAX_LINE_BYTES}")]
+    TooLong(usize),
+    #[error("line is not UTF-8 text (bad byte at offset {offset})")]
+    NotUtf8 { offset: usize },
+}
+
 impl Line {
     /// The text, or why the line was refused.
-    pub fn text(self) -> Result<String, String> {
+    pub fn text(self) -> Result<String, LineError> {
         match self {
             Line::Text(text) => Ok(text),
-            Line::TooLong(bytes) => Err(format!(
-                "line of {bytes} bytes skipped: longer than the limit of {MAX_LINE_BYTES}"
-            )),
-            Line::NotUtf8 { offset } => Err(format!("line is not UTF-8 text (bad byte at offset {offset})")),
+            Line::TooLong(bytes) => Err(LineError::TooLong(bytes)),
+            Line::NotUtf8 { offset } => Err(LineError::NotUtf8 { offset }),
         }
     }
 }
@@ -141,6 +148,12 @@ mod tests {
             all(b"go \xff\nquit\n", 16),
             [Line::NotUtf8 { offset: 3 }, Line::Text("quit".into())]
         );
-        assert!(Line::NotUtf8 { offset: 3 }.text().unwrap_err().contains("offset 3"));
+        assert!(
+            Line::NotUtf8 { offset: 3 }
+                .text()
+                .unwrap_err()
+                .to_string()
+                .contains("offset 3")
+        );
     }
 }

@@ -27,15 +27,22 @@ pub struct PerfectPlay {
     pub moves: Vec<(String, Value)>,
 }
 
+/// Why the tablebase has no answer for a position (its rules or position are not the table's, or the probe
+/// failed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NoAnswer(String);
+
 /// What the tablebase says of `game`: none for another game, the reason where it has no answer.
-pub fn perfect_play<G: Game>(table: &Table, game: &G) -> Option<Result<PerfectPlay, String>> {
+pub fn perfect_play<G: Game>(table: &Table, game: &G) -> Option<Result<PerfectPlay, NoAnswer>> {
     if G::NAME != BaghChal::NAME {
         return None;
     }
     let answer = (|| {
-        let rules = BaghChal::parse_rules(None, &G::describe_rules(game.rules())).map_err(|e| e.to_string())?;
-        let position = BaghChal::from_position(&rules, &game.position()).map_err(|e| e.to_string())?;
-        let probe = table.probe(&position).map_err(|e| e.to_string())?;
+        let rules =
+            BaghChal::parse_rules(None, &G::describe_rules(game.rules())).map_err(|e| NoAnswer(e.to_string()))?;
+        let position = BaghChal::from_position(&rules, &game.position()).map_err(|e| NoAnswer(e.to_string()))?;
+        let probe = table.probe(&position).map_err(|e| NoAnswer(e.to_string()))?;
         // The game's own legal moves: under the repetition ban its history may forbid some the position allows.
         let mut legal = Vec::new();
         game.legal_moves(&mut legal);
@@ -66,7 +73,7 @@ pub fn token(value: Value) -> String {
 
 /// The protocol's line: `info tablebase VALUE moves M1 V1 M2 V2 ...` (best first), or `info tablebase none
 /// REASON`.
-pub fn protocol_line(answer: &Result<PerfectPlay, String>) -> String {
+pub fn protocol_line(answer: &Result<PerfectPlay, NoAnswer>) -> String {
     match answer {
         Ok(p) => {
             let moves: Vec<String> = p.moves.iter().map(|(m, v)| format!("{m} {}", token(*v))).collect();
@@ -77,12 +84,12 @@ pub fn protocol_line(answer: &Result<PerfectPlay, String>) -> String {
 }
 
 /// The page's JSON: `{"value", "moves": [{"move", "value"}]}` or `{"none": REASON}`.
-pub fn json(answer: &Result<PerfectPlay, String>) -> serde_json::Value {
+pub fn json(answer: &Result<PerfectPlay, NoAnswer>) -> serde_json::Value {
     match answer {
         Ok(p) => serde_json::json!({
             "value": token(p.value),
             "moves": p.moves.iter().map(|(m, v)| serde_json::json!({"move": m, "value": token(*v)})).collect::<Vec<_>>(),
         }),
-        Err(reason) => serde_json::json!({ "none": reason }),
+        Err(reason) => serde_json::json!({ "none": reason.to_string() }),
     }
 }

@@ -2,7 +2,7 @@
 //! is answered with `error <reason>` and changes nothing; the bot keeps serving until `quit` or end of input.
 
 use crate::bot::{Bot, Decision, MoveStats, describe_outcome, move_stats, permille_wdl};
-use crate::lines::{Line, Lines};
+use crate::lines::{Line, LineError, Lines};
 use anyhow::Result;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
@@ -59,7 +59,7 @@ const INFINITE_INFO_EVERY: Duration = Duration::from_secs(1);
 
 impl<G: Encoding> Command<G> {
     /// Parses one line; `Ok(None)` for a blank one. The error is the reason the `error` reply gives.
-    pub fn parse(rules: &G::Rules, line: &str) -> Result<Option<Command<G>>, String> {
+    pub fn parse(rules: &G::Rules, line: &str) -> Result<Option<Command<G>>, ProtocolError> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = words.split_first() else {
             return Ok(None);
@@ -74,13 +74,24 @@ impl<G: Encoding> Command<G> {
             "setoption" => Command::SetOption(parse_option(args)?),
             "legal" => Command::Legal,
             "show" => Command::Show,
-            other => return Err(format!("unknown command {other:?}")),
+            other => return Err(ProtocolError(format!("unknown command {other:?}"))),
         };
         Ok(Some(command))
     }
 }
 
 /// Reads lines on a thread of its own, so that a `go infinite` hears `stop` while it searches. The channel
+/// Why a protocol line was refused, as the `error` line that answers it says.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ProtocolError(String);
+
+impl From<LineError> for ProtocolError {
+    fn from(e: LineError) -> Self {
+        ProtocolError(e.to_string())
+    }
+}
+
 /// closes at the end of input; a read error is sent once, then the thread ends.
 fn spawn_reader(input: impl BufRead + Send + 'static) -> Receiver<std::io::Result<Line>> {
     let (send, receive) = mpsc::channel();
@@ -122,7 +133,10 @@ pub fn serve<G: Encoding>(
         multipv: 0,
     };
     while let Ok(line) = lines.recv() {
-        let command = line?.text().and_then(|text| Command::parse(&bot.rules, &text));
+        let command = line?
+            .text()
+            .map_err(ProtocolError::from)
+            .and_then(|text| Command::parse(&bot.rules, &text));
         let reply = match command {
             Ok(None) => continue,
             Ok(Some(Command::Quit)) => break,
@@ -141,7 +155,7 @@ pub fn serve<G: Encoding>(
         };
         match reply {
             Ok(lines) => lines.iter().try_for_each(|l| writeln!(output, "{l}"))?,
-            Err(reason) => writeln!(output, "error {}", reason.replace('\n', " "))?,
+            Err(reason) => writeln!(output, "error {}", reason.to_string().replace('\n', " "))?,
         }
         output.flush()?;
     }
@@ -183,38 +197,40 @@ pub fn answer<G: Encoding>(rules: &G::Rules, game: &mut G, command: Command<G>) 
 
 /// `startpos|start [moves M...]` or `fen <notation> [moves M...]`: the whole line is checked before anything
 /// changes.
-fn set_position<G: Encoding>(rules: &G::Rules, args: &[&str]) -> Result<G, String> {
+fn set_position<G: Encoding>(rules: &G::Rules, args: &[&str]) -> Result<G, ProtocolError> {
     let split = args.iter().position(|&w| w == "moves").unwrap_or(args.len());
     let (head, moves) = (&args[..split], args.get(split + 1..).unwrap_or(&[]));
     let mut game = match head {
         ["startpos"] | ["start"] => G::start(rules),
         ["fen", notation @ ..] if !notation.is_empty() => {
-            G::from_position(rules, &notation.join(" ")).map_err(|e| e.to_string())?
+            G::from_position(rules, &notation.join(" ")).map_err(|e| ProtocolError(e.to_string()))?
         }
-        [] => return Err("position needs startpos or fen <notation>".to_string()),
+        [] => return Err(ProtocolError("position needs startpos or fen <notation>".to_string())),
         _ => {
-            return Err(format!(
+            return Err(ProtocolError(format!(
                 "bad position {:?}: expected startpos or fen <notation>",
                 head.join(" ")
-            ));
+            )));
         }
     };
     for (i, text) in moves.iter().enumerate() {
         if let Some(outcome) = game.outcome() {
-            return Err(format!(
+            return Err(ProtocolError(format!(
                 "move {} {text:?} after the game ended: {}",
                 i + 1,
                 describe_outcome::<G>(&outcome)
-            ));
+            )));
         }
-        let mv = game.parse_move(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+        let mv = game
+            .parse_move(text)
+            .map_err(|e| ProtocolError(format!("move {}: {e}", i + 1)))?;
         game.play(&mv);
     }
     Ok(game)
 }
 
 /// The limit of `go [sims N | movetime MS | infinite]`.
-fn parse_go(args: &[&str]) -> Result<GoLimit, String> {
+fn parse_go(args: &[&str]) -> Result<GoLimit, ProtocolError> {
     match args {
         [] => Ok(GoLimit::Default),
         ["infinite"] => Ok(GoLimit::Infinite),
@@ -226,36 +242,36 @@ fn parse_go(args: &[&str]) -> Result<GoLimit, String> {
         ["movetime", ms] => Ok(GoLimit::Budget(Budget::MoveTime(Duration::from_millis(
             parse_bounded(ms, "movetime", MAX_MOVE_TIME_MS)?.into(),
         )))),
-        _ => Err(format!(
+        _ => Err(ProtocolError(format!(
             "bad go {:?}: expected go [sims N | movetime MS | infinite]",
             args.join(" ")
-        )),
+        ))),
     }
 }
 
 /// `setoption name NAME value V` for the options of [`BotOption`] (names in any case).
-fn parse_option(args: &[&str]) -> Result<BotOption, String> {
+fn parse_option(args: &[&str]) -> Result<BotOption, ProtocolError> {
     let ["name", name, "value", value] = args else {
-        return Err(format!(
+        return Err(ProtocolError(format!(
             "bad setoption {:?}: expected setoption name NAME value V",
             args.join(" ")
-        ));
+        )));
     };
     match name.to_ascii_lowercase().as_str() {
         "sims" => Ok(BotOption::Sims(parse_bounded(value, "sims", MAX_SIMULATIONS)?)),
         "movetime" => Ok(BotOption::MoveTime(parse_bounded(value, "movetime", MAX_MOVE_TIME_MS)?)),
         "level" => zero_search::Level::parse(value)
             .map(BotOption::Level)
-            .map_err(|e| e.to_string()),
+            .map_err(|e| ProtocolError(e.to_string())),
         "multipv" => match value.parse::<u32>() {
             Ok(k) if k <= MAX_MULTIPV => Ok(BotOption::MultiPv(k)),
-            _ => Err(format!(
+            _ => Err(ProtocolError(format!(
                 "multipv must be an integer from 0 to {MAX_MULTIPV}, not {value:?}"
-            )),
+            ))),
         },
-        _ => Err(format!(
+        _ => Err(ProtocolError(format!(
             "unknown option {name:?}: the options are sims, movetime, multipv and level"
-        )),
+        ))),
     }
 }
 
@@ -426,9 +442,11 @@ impl Report<'_> {
     }
 }
 
-fn parse_bounded(text: &str, what: &str, max: u32) -> Result<u32, String> {
+fn parse_bounded(text: &str, what: &str, max: u32) -> Result<u32, ProtocolError> {
     match text.parse::<u64>() {
         Ok(n) if (1..=u64::from(max)).contains(&n) => Ok(n as u32),
-        _ => Err(format!("{what} must be an integer from 1 to {max}, not {text:?}")),
+        _ => Err(ProtocolError(format!(
+            "{what} must be an integer from 1 to {max}, not {text:?}"
+        ))),
     }
 }

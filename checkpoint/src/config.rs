@@ -109,9 +109,24 @@ impl NetShape {
     }
 }
 
+/// Why a network config cannot be built: the key, its value and the bound it breaks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NetworkConfigError {
+    #[error("network.{key} must be positive, got {value}")]
+    NotPositive { key: &'static str, value: i64 },
+    #[error("network.se_ratio {se_ratio} leaves no channels of {channels}")]
+    NoSqueezeChannels { se_ratio: i64, channels: i64 },
+    #[error("network.{key} must be at most {max}, got {value}")]
+    TooLarge { key: &'static str, value: i64, max: i64 },
+    #[error(
+        "network.policy_head = \"conv\" needs a game with a spatial action map; this game has none (use \"linear\")"
+    )]
+    ConvPolicyWithoutMap,
+}
+
 impl NetworkConfig {
     /// Checks the numbers before any layer is built.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), NetworkConfigError> {
         let positive = [
             ("channels", self.channels),
             ("se_ratio", self.se_ratio),
@@ -119,16 +134,16 @@ impl NetworkConfig {
             ("value_channels", self.value_channels),
             ("value_hidden", self.value_hidden),
         ];
-        for (name, v) in positive {
-            if v <= 0 {
-                return Err(format!("network.{name} must be positive, got {v}"));
+        for (key, value) in positive {
+            if value <= 0 {
+                return Err(NetworkConfigError::NotPositive { key, value });
             }
         }
         if self.squeeze_excitation && self.channels / self.se_ratio == 0 {
-            return Err(format!(
-                "network.se_ratio {} leaves no channels of {}",
-                self.se_ratio, self.channels
-            ));
+            return Err(NetworkConfigError::NoSqueezeChannels {
+                se_ratio: self.se_ratio,
+                channels: self.channels,
+            });
         }
         // Upper bounds, so that a typo or an edited checkpoint is refused here instead of allocating gigabytes.
         let bounded = [
@@ -139,23 +154,19 @@ impl NetworkConfig {
             ("value_channels", self.value_channels, 256),
             ("value_hidden", self.value_hidden, 4096),
         ];
-        for (name, v, max) in bounded {
-            if v > max {
-                return Err(format!("network.{name} must be at most {max}, got {v}"));
+        for (key, value, max) in bounded {
+            if value > max {
+                return Err(NetworkConfigError::TooLarge { key, value, max });
             }
         }
         Ok(())
     }
 
     /// [`NetworkConfig::validate`], and that the game of `shape` can have this policy head.
-    pub fn validate_for(&self, shape: NetShape) -> Result<(), String> {
+    pub fn validate_for(&self, shape: NetShape) -> Result<(), NetworkConfigError> {
         self.validate()?;
         if self.policy_head == PolicyHead::Conv && shape.policy_planes == 0 {
-            return Err(
-                "network.policy_head = \"conv\" needs a game with a spatial action map; this game has none \
-                        (use \"linear\")"
-                    .to_string(),
-            );
+            return Err(NetworkConfigError::ConvPolicyWithoutMap);
         }
         Ok(())
     }

@@ -157,9 +157,13 @@ pub struct RawTensor {
 }
 
 /// A safetensors file of `named` tensors whose header carries `json` under `key`.
-pub fn serialize_with_metadata(named: &[(String, RawTensor)], key: &str, json: String) -> Result<Vec<u8>, String> {
+pub fn serialize_with_metadata(
+    named: &[(String, RawTensor)],
+    key: &str,
+    json: String,
+) -> Result<Vec<u8>, safetensors::SafeTensorError> {
     let info = HashMap::from([(key.to_string(), json)]);
-    safetensors::serialize(named.iter().map(|(n, t)| (n.as_str(), t)), Some(info)).map_err(|e| e.to_string())
+    safetensors::serialize(named.iter().map(|(n, t)| (n.as_str(), t)), Some(info))
 }
 
 impl View for &RawTensor {

@@ -12,7 +12,7 @@
 pub mod config;
 pub mod file;
 
-pub use config::{NetShape, NetworkConfig, PolicyHead};
+pub use config::{NetShape, NetworkConfig, NetworkConfigError, PolicyHead};
 pub use file::{
     CHECKPOINT_FORMAT, CheckpointError, CheckpointMeta, METADATA_KEY, ParsedTensors, RawTensor, checksum, covered_json,
     parse, read, read_file, read_meta, read_meta_of, sealed_json, serialize_with_metadata, views,

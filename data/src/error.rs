@@ -47,7 +47,11 @@ pub enum DataError {
     /// A row decoded, but holds a value the trainer cannot use (NaN, a target outside [-1, 1], an action outside
     /// the action space): the file was damaged or edited outside zero.
     #[error("{path}: row {row}: {reason}")]
-    BadRow { path: PathBuf, row: usize, reason: String },
+    BadRow {
+        path: PathBuf,
+        row: usize,
+        reason: RowError,
+    },
     /// A writer was handed a record that contradicts its shard header or itself.
     #[error("invalid record for shard {path}: {reason}")]
     InvalidRecord { path: PathBuf, reason: String },
@@ -105,4 +109,23 @@ impl DataError {
             source,
         }
     }
+}
+
+/// Why a position row cannot be written or trained on.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RowError {
+    #[error("{actions} policy actions but {probabilities} probabilities")]
+    PolicyLengths { actions: usize, probabilities: usize },
+    #[error("action {action} outside the action space of {action_space}")]
+    Action { action: u16, action_space: u32 },
+    #[error("{name} {value} is not a number in [-1, 1]")]
+    Value { name: &'static str, value: f32 },
+    #[error("policy probability {0} is not a number in [0, 1]")]
+    Probability(f32),
+    #[error("policy probabilities sum to {0}, above 1")]
+    PolicySum(f64),
+    #[error("input has {got} bytes, the header says {want}")]
+    InputLength { got: usize, want: usize },
+    #[error("side to move {0}")]
+    SideToMove(u8),
 }

@@ -25,7 +25,7 @@ mod window;
 mod writer;
 
 pub use digest::DATA_SHA256_KEY;
-pub use error::DataError;
+pub use error::{DataError, RowError};
 pub use merge::{MERGED_FROM_KEY, MERGED_SUFFIX, clean_incomplete, merge_shards};
 pub use reader::{
     GameOutcome, READ_BATCH_ROWS, ShardEntry, ShardFile, ShardSet, read_game_outcomes, read_games, read_shard,

@@ -1,5 +1,6 @@
 //! The records self-play writes and the trainer reads, and the byte quantization of network inputs.
 
+use crate::error::RowError;
 use serde::{Deserialize, Serialize};
 
 /// One searched position. Actions are in the network's policy-index space (already mapped to the side to move's
@@ -112,21 +113,20 @@ const POLICY_SUM_SLACK: f64 = 1e-3;
 
 impl RowValues<'_> {
     /// Why the row cannot be trained on, or `Ok` when it can.
-    pub(crate) fn check(&self, action_space: u32) -> Result<(), String> {
+    pub(crate) fn check(&self, action_space: u32) -> Result<(), RowError> {
         if self.policy_actions.len() != self.policy_probs.len() {
-            return Err(format!(
-                "{} policy actions but {} probabilities",
-                self.policy_actions.len(),
-                self.policy_probs.len()
-            ));
+            return Err(RowError::PolicyLengths {
+                actions: self.policy_actions.len(),
+                probabilities: self.policy_probs.len(),
+            });
         }
-        if let Some(a) = self
+        if let Some(&action) = self
             .legal_actions
             .iter()
             .chain(self.policy_actions)
             .find(|&&a| u32::from(a) >= action_space)
         {
-            return Err(format!("action {a} outside the action space of {action_space}"));
+            return Err(RowError::Action { action, action_space });
         }
         let values = [
             ("result", self.result),
@@ -134,20 +134,20 @@ impl RowValues<'_> {
             ("short value", self.short_value),
             ("score", self.score),
         ];
-        for (name, v) in values {
-            if !(-1.0..=1.0).contains(&v) {
-                return Err(format!("{name} {v} is not a number in [-1, 1]"));
+        for (name, value) in values {
+            if !(-1.0..=1.0).contains(&value) {
+                return Err(RowError::Value { name, value });
             }
         }
         let mut total = 0.0f64;
         for &p in self.policy_probs {
             if !(0.0..=1.0).contains(&p) {
-                return Err(format!("policy probability {p} is not a number in [0, 1]"));
+                return Err(RowError::Probability(p));
             }
             total += f64::from(p);
         }
         if total > 1.0 + POLICY_SUM_SLACK {
-            return Err(format!("policy probabilities sum to {total}, above 1"));
+            return Err(RowError::PolicySum(total));
         }
         Ok(())
     }
@@ -220,23 +220,26 @@ mod tests {
             ),
         ];
         for (values, reason) in refused {
-            assert_eq!(values.check(10), Err(reason.to_string()));
+            assert_eq!(values.check(10).unwrap_err().to_string(), reason);
         }
         let mut root = row(&[0], &[1.0], 0.0);
         root.root_value = f32::INFINITY;
         assert_eq!(
-            root.check(10),
-            Err("root value inf is not a number in [-1, 1]".to_string())
+            root.check(10).unwrap_err().to_string(),
+            "root value inf is not a number in [-1, 1]"
         );
         let mut short = row(&[0], &[1.0], 0.0);
         short.short_value = -1.5;
         assert_eq!(
-            short.check(10),
-            Err("short value -1.5 is not a number in [-1, 1]".to_string())
+            short.check(10).unwrap_err().to_string(),
+            "short value -1.5 is not a number in [-1, 1]"
         );
         let mut score = row(&[0], &[1.0], 0.0);
         score.score = f32::NAN;
-        assert_eq!(score.check(10), Err("score NaN is not a number in [-1, 1]".to_string()));
+        assert_eq!(
+            score.check(10).unwrap_err().to_string(),
+            "score NaN is not a number in [-1, 1]"
+        );
     }
 
     #[test]

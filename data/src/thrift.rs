@@ -75,23 +75,23 @@ impl<'a> Reader<'a> {
         self.bytes.len() - self.at
     }
 
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Refusal> {
         if n > self.remaining() {
-            return Err(format!(
+            return Err(Refusal(format!(
                 "{n} bytes wanted at byte {}, {} left",
                 self.at,
                 self.remaining()
-            ));
+            )));
         }
         self.at += n;
         Ok(&self.bytes[self.at - n..self.at])
     }
 
-    fn byte(&mut self) -> Result<u8, String> {
+    fn byte(&mut self) -> Result<u8, Refusal> {
         Ok(self.take(1)?[0])
     }
 
-    fn varint(&mut self) -> Result<u64, String> {
+    fn varint(&mut self) -> Result<u64, Refusal> {
         let mut value = 0u64;
         for shift in (0..70).step_by(7) {
             let byte = self.byte()?;
@@ -100,31 +100,34 @@ impl<'a> Reader<'a> {
                 return Ok(value);
             }
         }
-        Err(format!("a varint longer than 10 bytes ending at byte {}", self.at))
+        Err(Refusal(format!(
+            "a varint longer than 10 bytes ending at byte {}",
+            self.at
+        )))
     }
 
-    fn zigzag(&mut self) -> Result<i64, String> {
+    fn zigzag(&mut self) -> Result<i64, Refusal> {
         let n = self.varint()?;
         Ok((n >> 1) as i64 ^ -((n & 1) as i64))
     }
 
     /// A count of elements each at least a byte long: more than the bytes left is a lie.
-    fn count(&mut self, n: u64) -> Result<usize, String> {
+    fn count(&mut self, n: u64) -> Result<usize, Refusal> {
         usize::try_from(n)
             .ok()
             .filter(|&n| n <= self.remaining())
             .ok_or_else(|| {
-                format!(
+                Refusal(format!(
                     "{n} elements claimed at byte {}, {} bytes left",
                     self.at,
                     self.remaining()
-                )
+                ))
             })
     }
 
-    fn value(&mut self, code: u8, depth: u32) -> Result<Value<'a>, String> {
+    fn value(&mut self, code: u8, depth: u32) -> Result<Value<'a>, Refusal> {
         if depth > MAX_DEPTH {
-            return Err(format!("nested deeper than {MAX_DEPTH} at byte {}", self.at));
+            return Err(Refusal(format!("nested deeper than {MAX_DEPTH} at byte {}", self.at)));
         }
         Ok(match code {
             code::TRUE | code::FALSE => Value::Bool(self.byte()? == 1),
@@ -133,18 +136,18 @@ impl<'a> Reader<'a> {
             code::DOUBLE => Value::Double(self.take(8)?),
             code::BINARY => {
                 let n = self.varint()?;
-                let n = usize::try_from(n).map_err(|_| format!("a binary of {n} bytes"))?;
+                let n = usize::try_from(n).map_err(|_| Refusal(format!("a binary of {n} bytes")))?;
                 Value::Binary(self.take(n)?)
             }
             code::UUID => Value::Uuid(self.take(16)?),
             code::LIST | code::SET => self.list(depth)?,
             code::MAP => self.map(depth)?,
             code::STRUCT => Value::Struct(self.fields(depth)?),
-            other => return Err(format!("unknown type {other} at byte {}", self.at)),
+            other => return Err(Refusal(format!("unknown type {other} at byte {}", self.at))),
         })
     }
 
-    fn list(&mut self, depth: u32) -> Result<Value<'a>, String> {
+    fn list(&mut self, depth: u32) -> Result<Value<'a>, Refusal> {
         let header = self.byte()?;
         if header == 0 {
             // Some writers mark an empty list so; the Parquet crate reads it as one.
@@ -156,7 +159,7 @@ impl<'a> Reader<'a> {
             n => u64::from(n),
         };
         if size > 0 && matches!(element, code::TRUE | code::FALSE) {
-            return Err(format!("a list of {size} booleans at byte {}", self.at));
+            return Err(Refusal(format!("a list of {size} booleans at byte {}", self.at)));
         }
         let size = self.count(size)?;
         let items = (0..size)
@@ -165,7 +168,7 @@ impl<'a> Reader<'a> {
         Ok(Value::List(element, items))
     }
 
-    fn map(&mut self, depth: u32) -> Result<Value<'a>, String> {
+    fn map(&mut self, depth: u32) -> Result<Value<'a>, Refusal> {
         let size = self.varint()?;
         if size == 0 {
             return Ok(Value::Map(0, 0, Vec::new()));
@@ -173,17 +176,20 @@ impl<'a> Reader<'a> {
         let types = self.byte()?;
         let (key, value) = (types >> 4, types & 0x0f);
         if [key, value].iter().any(|c| matches!(*c, code::TRUE | code::FALSE)) {
-            return Err(format!("a map of {size} entries with booleans at byte {}", self.at));
+            return Err(Refusal(format!(
+                "a map of {size} entries with booleans at byte {}",
+                self.at
+            )));
         }
         let size = self.count(size)?;
         let entries = (0..size)
             .map(|_| Ok((self.value(key, depth + 1)?, self.value(value, depth + 1)?)))
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<_, Refusal>>()?;
         Ok(Value::Map(key, value, entries))
     }
 
     /// A struct's fields up to its stop byte.
-    fn fields(&mut self, depth: u32) -> Result<Vec<Field<'a>>, String> {
+    fn fields(&mut self, depth: u32) -> Result<Vec<Field<'a>>, Refusal> {
         let mut fields = Vec::new();
         let mut last = 0i16;
         loop {
@@ -194,12 +200,11 @@ impl<'a> Reader<'a> {
                 return Ok(fields);
             }
             let id = match header >> 4 {
-                0 => {
-                    i16::try_from(self.zigzag()?).map_err(|_| format!("a field id out of range at byte {}", self.at))?
-                }
+                0 => i16::try_from(self.zigzag()?)
+                    .map_err(|_| Refusal(format!("a field id out of range at byte {}", self.at)))?,
                 delta => last
                     .checked_add(i16::from(delta))
-                    .ok_or_else(|| format!("a field id out of range at byte {}", self.at))?,
+                    .ok_or_else(|| Refusal(format!("a field id out of range at byte {}", self.at)))?,
             };
             let value = match code {
                 code::TRUE => Value::Bool(true),
@@ -385,7 +390,7 @@ const PAGE_HEADER: Schema = Schema {
 
 /// Checks the fields `schema` names for their kinds; with `drop_others`, returns only those (sorted by id),
 /// else all of them.
-fn checked<'a>(fields: Vec<Field<'a>>, schema: &Schema, drop_others: bool) -> Result<Vec<Field<'a>>, String> {
+fn checked<'a>(fields: Vec<Field<'a>>, schema: &Schema, drop_others: bool) -> Result<Vec<Field<'a>>, Refusal> {
     let mut kept = Vec::with_capacity(fields.len());
     for mut field in fields {
         let Some(&(_, name, kind)) = schema.fields.iter().find(|(id, _, _)| *id == field.id) else {
@@ -394,11 +399,16 @@ fn checked<'a>(fields: Vec<Field<'a>>, schema: &Schema, drop_others: bool) -> Re
             }
             continue;
         };
-        let at = || format!("{}.{name}", schema.name);
+        let at = || Refusal(format!("{}.{name}", schema.name));
         if !kind.accepts(field.code) {
-            return Err(format!("{} has wire type {}, not {}", at(), field.code, kind.code()));
+            return Err(Refusal(format!(
+                "{} has wire type {}, not {}",
+                at(),
+                field.code,
+                kind.code()
+            )));
         }
-        field.value = checked_value(field.value, kind, drop_others).map_err(|e| format!("{}: {e}", at()))?;
+        field.value = checked_value(field.value, kind, drop_others).map_err(|e| Refusal(format!("{}: {e}", at())))?;
         kept.push(field);
     }
     if drop_others {
@@ -407,12 +417,12 @@ fn checked<'a>(fields: Vec<Field<'a>>, schema: &Schema, drop_others: bool) -> Re
     Ok(kept)
 }
 
-fn checked_value<'a>(value: Value<'a>, kind: Kind, drop_others: bool) -> Result<Value<'a>, String> {
+fn checked_value<'a>(value: Value<'a>, kind: Kind, drop_others: bool) -> Result<Value<'a>, Refusal> {
     match (kind, value) {
         (Kind::Struct(schema), Value::Struct(fields)) => Ok(Value::Struct(checked(fields, schema, drop_others)?)),
         (Kind::List(element), Value::List(code, items)) => {
             if !items.is_empty() && !element.accepts(code) {
-                return Err(format!("elements of wire type {code}, not {}", element.code()));
+                return Err(Refusal(format!("elements of wire type {code}, not {}", element.code())));
             }
             let items = items
                 .into_iter()
@@ -424,8 +434,10 @@ fn checked_value<'a>(value: Value<'a>, kind: Kind, drop_others: bool) -> Result<
     }
 }
 
-/// Why a footer or a page header was refused.
-pub(crate) type Refusal = String;
+/// Why a footer or a page header was refused: what and at which byte.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct Refusal(String);
 
 /// The footer (a Thrift `FileMetaData`) reduced to the fields a shard reader needs, each of the type the Parquet
 /// crate expects, re-encoded; or why it cannot be a footer.
@@ -445,8 +457,11 @@ pub(crate) fn check_pages(chunk: &[u8]) -> Result<(), Refusal> {
     let mut page = 0usize;
     while at < chunk.len() {
         let mut reader = Reader::new(&chunk[at..]);
-        let fields = reader.fields(0).map_err(|e| format!("page {page} at byte {at}: {e}"))?;
-        let fields = checked(fields, &PAGE_HEADER, false).map_err(|e| format!("page {page} at byte {at}: {e}"))?;
+        let fields = reader
+            .fields(0)
+            .map_err(|e| Refusal(format!("page {page} at byte {at}: {e}")))?;
+        let fields =
+            checked(fields, &PAGE_HEADER, false).map_err(|e| Refusal(format!("page {page} at byte {at}: {e}")))?;
         let size = fields
             .iter()
             .rev()
@@ -455,16 +470,20 @@ pub(crate) fn check_pages(chunk: &[u8]) -> Result<(), Refusal> {
                 Value::Int(n) => usize::try_from(n).ok(),
                 _ => None,
             })
-            .ok_or_else(|| format!("page {page} at byte {at}: no compressed_page_size of 0 or more"))?;
+            .ok_or_else(|| {
+                Refusal(format!(
+                    "page {page} at byte {at}: no compressed_page_size of 0 or more"
+                ))
+            })?;
         at = at
             .checked_add(reader.at)
             .and_then(|a| a.checked_add(size))
             .filter(|&end| end <= chunk.len())
             .ok_or_else(|| {
-                format!(
+                Refusal(format!(
                     "page {page} at byte {at}: {size} bytes reach past its chunk's {}",
                     chunk.len()
-                )
+                ))
             })?;
         page += 1;
     }
@@ -584,9 +603,12 @@ mod tests {
         write_varint(&mut footer, (1 << 31) - 1);
         footer.push(0);
         let refusal = clean_footer(&footer).unwrap_err();
-        assert!(refusal.contains("a list of 2147483647 booleans"), "{refusal}");
+        assert!(
+            refusal.to_string().contains("a list of 2147483647 booleans"),
+            "{refusal}"
+        );
         let refusal = check_pages(&footer).unwrap_err();
-        assert!(refusal.contains("booleans"), "{refusal}");
+        assert!(refusal.to_string().contains("booleans"), "{refusal}");
     }
 
     #[test]
@@ -594,11 +616,16 @@ mod tests {
         // A list claiming a million structs in three bytes.
         let mut footer = vec![header(1, code::LIST), 0xfc];
         write_varint(&mut footer, 1_000_000);
-        assert!(clean_footer(&footer).unwrap_err().contains("1000000 elements claimed"));
+        assert!(
+            clean_footer(&footer)
+                .unwrap_err()
+                .to_string()
+                .contains("1000000 elements claimed")
+        );
         // Lists in lists, 40 deep.
         let mut deep = vec![header(1, code::LIST)];
         deep.extend(std::iter::repeat_n(0x19, 40));
-        assert!(clean_footer(&deep).unwrap_err().contains("nested deeper"));
+        assert!(clean_footer(&deep).unwrap_err().to_string().contains("nested deeper"));
     }
 
     #[test]
@@ -606,7 +633,10 @@ mod tests {
         // FileMetaData.num_rows as a list.
         let footer = [header(3, code::LIST), 0x15, 2, 0];
         let refusal = clean_footer(&footer).unwrap_err();
-        assert!(refusal.contains("FileMetaData.num_rows has wire type 9"), "{refusal}");
+        assert!(
+            refusal.to_string().contains("FileMetaData.num_rows has wire type 9"),
+            "{refusal}"
+        );
     }
 
     #[test]
@@ -627,8 +657,11 @@ mod tests {
         let chunk: Vec<u8> = page.iter().chain(&page).copied().collect();
         check_pages(&chunk).unwrap();
         let refusal = check_pages(&chunk[..chunk.len() - 1]).unwrap_err();
-        assert!(refusal.contains("page 1 at byte 10: 3 bytes reach past"), "{refusal}");
+        assert!(
+            refusal.to_string().contains("page 1 at byte 10: 3 bytes reach past"),
+            "{refusal}"
+        );
         let refusal = check_pages(&page[..6]).unwrap_err();
-        assert!(refusal.contains("page 0 at byte 0"), "{refusal}");
+        assert!(refusal.to_string().contains("page 0 at byte 0"), "{refusal}");
     }
 }

@@ -17,7 +17,7 @@ use arrow_buffer::Buffer;
 use arrow_schema::{DataType, Field, SchemaRef};
 
 use crate::digest::DigestedWriter;
-use crate::error::DataError;
+use crate::error::{DataError, RowError};
 use crate::records::{GameRecord, PositionRecord, ShardHeader};
 use crate::schema::{self, GAMES_SUFFIX, LEGACY_POSITIONS_SUFFIX, POSITIONS_SUFFIX};
 use zero_games::files::write_atomically_held;
@@ -156,16 +156,15 @@ impl ShardWriter {
         Ok(())
     }
 
-    fn check(&self, p: &PositionRecord) -> Result<(), String> {
+    fn check(&self, p: &PositionRecord) -> Result<(), RowError> {
         if p.input.len() != self.header.input_len() {
-            return Err(format!(
-                "input has {} bytes, the header says {}",
-                p.input.len(),
-                self.header.input_len()
-            ));
+            return Err(RowError::InputLength {
+                got: p.input.len(),
+                want: self.header.input_len(),
+            });
         }
         if p.side_to_move > 1 {
-            return Err(format!("side to move {}", p.side_to_move));
+            return Err(RowError::SideToMove(p.side_to_move));
         }
         p.values().check(self.header.action_space)
     }

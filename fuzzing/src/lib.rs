@@ -42,7 +42,7 @@ pub fn game_of(byte: u8) -> GameKind {
 }
 
 /// Panics with `what` when a check that must hold does not.
-fn holds(check: Result<(), String>, what: &str) {
+fn holds(check: Result<(), impl std::fmt::Display>, what: &str) {
     if let Err(broken) = check {
         panic!("{what}: {broken}");
     }

@@ -3,6 +3,17 @@
 
 use crate::{ActionList, Game};
 
+/// A broken invariant: the position (in notation) and what does not hold there.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InvariantViolation(pub String);
+
+impl From<String> for InvariantViolation {
+    fn from(what: String) -> Self {
+        InvariantViolation(what)
+    }
+}
+
 /// A tiny deterministic generator so that the checks need no dependency (SplitMix64).
 #[derive(Debug, Clone)]
 pub struct CheckRng(u64);
@@ -47,50 +58,60 @@ pub fn positions_along_games<G: Game>(rules: &G::Rules, count: usize, plies: u32
 
 /// Checks one position: hash, notation round trip, actions agree with moves, symmetries map legal moves to
 /// legal moves. Returns a description of the first violation.
-pub fn check_position<G: Game>(game: &G) -> Result<(), String> {
+pub fn check_position<G: Game>(game: &G) -> Result<(), InvariantViolation> {
     let here = game.position();
     if game.hash() != game.recompute_hash() {
-        return Err(format!(
+        return Err(InvariantViolation(format!(
             "{here}: incremental hash {:x} != recomputed {:x}",
             game.hash(),
             game.recompute_hash()
-        ));
+        )));
     }
-    let reparsed = G::from_position(game.rules(), &here).map_err(|e| format!("{here}: does not re-parse: {e}"))?;
+    let reparsed = G::from_position(game.rules(), &here)
+        .map_err(|e| InvariantViolation(format!("{here}: does not re-parse: {e}")))?;
     if reparsed.position() != here {
-        return Err(format!("{here}: re-parses as {}", reparsed.position()));
+        return Err(InvariantViolation(format!(
+            "{here}: re-parses as {}",
+            reparsed.position()
+        )));
     }
     if reparsed.recompute_hash() != game.recompute_hash() {
-        return Err(format!("{here}: re-parsed position hashes differently"));
+        return Err(InvariantViolation(format!(
+            "{here}: re-parsed position hashes differently"
+        )));
     }
 
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     if game.count_moves() != moves.len() as u64 {
-        return Err(format!(
+        return Err(InvariantViolation(format!(
             "{here}: count_moves {} != {} legal moves",
             game.count_moves(),
             moves.len()
-        ));
+        )));
     }
     let mut actions = ActionList::new();
     game.legal_actions(&mut actions);
     if moves.is_empty() != actions.is_empty() {
-        return Err(format!("{here}: {} moves but {} actions", moves.len(), actions.len()));
+        return Err(InvariantViolation(format!(
+            "{here}: {} moves but {} actions",
+            moves.len(),
+            actions.len()
+        )));
     }
     if game.outcome().is_some() != moves.is_empty() {
-        return Err(format!(
+        return Err(InvariantViolation(format!(
             "{here}: outcome {:?} with {} legal moves",
             game.outcome(),
             moves.len()
-        ));
+        )));
     }
     for &a in actions.iter() {
         if a as usize >= G::ACTION_SPACE {
-            return Err(format!(
+            return Err(InvariantViolation(format!(
                 "{here}: action {a} outside the action space {}",
                 G::ACTION_SPACE
-            ));
+            )));
         }
     }
     let mut steps = ActionList::new();
@@ -98,79 +119,92 @@ pub fn check_position<G: Game>(game: &G) -> Result<(), String> {
         let text = game.format_move(mv);
         match game.parse_move(&text) {
             Ok(parsed) if &parsed == mv => {}
-            Ok(other) => return Err(format!("{here}: {text} parses as {}", game.format_move(&other))),
-            Err(e) => return Err(format!("{here}: own move {text} refused: {e}")),
+            Ok(other) => {
+                return Err(InvariantViolation(format!(
+                    "{here}: {text} parses as {}",
+                    game.format_move(&other)
+                )));
+            }
+            Err(e) => return Err(InvariantViolation(format!("{here}: own move {text} refused: {e}"))),
         }
         let mut by_move = game.clone();
         by_move.play(mv);
         let mut by_actions = game.clone();
         game.move_actions(mv, &mut steps);
         if steps.is_empty() {
-            return Err(format!("{here}: move {text} has no actions"));
+            return Err(InvariantViolation(format!("{here}: move {text} has no actions")));
         }
         for (i, &a) in steps.iter().enumerate() {
             let mut legal = ActionList::new();
             by_actions.legal_actions(&mut legal);
             if !legal.contains(a) {
-                return Err(format!(
+                return Err(InvariantViolation(format!(
                     "{here}: action {} of {text} ({}) is not legal",
                     i,
                     G::describe_action(a)
-                ));
+                )));
             }
             by_actions.apply_action(a);
             if i + 1 < steps.len() && by_actions.to_move() != game.to_move() {
-                return Err(format!("{here}: side changed in the middle of {text}"));
+                return Err(InvariantViolation(format!(
+                    "{here}: side changed in the middle of {text}"
+                )));
             }
         }
         if by_actions.position() != by_move.position() || by_actions.hash() != by_move.hash() {
-            return Err(format!(
+            return Err(InvariantViolation(format!(
                 "{here}: {text} by actions gives {} but as a move {}",
                 by_actions.position(),
                 by_move.position()
-            ));
+            )));
         }
         if by_move.ply() != game.ply() + 1 {
-            return Err(format!(
+            return Err(InvariantViolation(format!(
                 "{here}: ply {} after {text} from ply {}",
                 by_move.ply(),
                 game.ply()
-            ));
+            )));
         }
     }
     check_symmetries(game, &actions)
 }
 
-fn check_symmetries<G: Game>(game: &G, actions: &ActionList) -> Result<(), String> {
+fn check_symmetries<G: Game>(game: &G, actions: &ActionList) -> Result<(), InvariantViolation> {
     let mut mapped_legal = ActionList::new();
     for sym in 0..G::SYMMETRIES {
         let image = game.transformed(sym);
         if image.hash() != image.recompute_hash() {
-            return Err(format!("{}: symmetry {sym} breaks the hash", game.position()));
+            return Err(InvariantViolation(format!(
+                "{}: symmetry {sym} breaks the hash",
+                game.position()
+            )));
         }
         image.legal_actions(&mut mapped_legal);
         if mapped_legal.len() != actions.len() {
-            return Err(format!(
+            return Err(InvariantViolation(format!(
                 "{}: symmetry {sym} has {} legal actions, not {}",
                 game.position(),
                 mapped_legal.len(),
                 actions.len()
-            ));
+            )));
         }
         for &a in actions.iter() {
             let b = G::transform_action(a, sym);
             if !mapped_legal.contains(b) {
-                return Err(format!(
+                return Err(InvariantViolation(format!(
                     "{}: symmetry {sym} maps legal {} to {}, not legal in {}",
                     game.position(),
                     G::describe_action(a),
                     G::describe_action(b),
                     image.position()
-                ));
+                )));
             }
         }
         if sym == 0 && image.position() != game.position() {
-            return Err(format!("{}: symmetry 0 is not the identity", game.position()));
+            return Err(InvariantViolation(format!(
+                "{}: symmetry 0 is not the identity",
+                game.position()
+            )));
         }
     }
     Ok(())
@@ -179,26 +213,32 @@ fn check_symmetries<G: Game>(game: &G, actions: &ActionList) -> Result<(), Strin
 /// Plays one random game by actions from `game`, checking [`check_position`] at every complete-move boundary
 /// (never in the middle of a multi-action move) and `invariant` and the hash at every action. Returns the final state; errs on the first violation or when the game does
 /// not end within `max_actions` (every game must end by a rule).
-pub fn random_playout<G: Game>(
+pub fn random_playout<G: Game, E: Into<InvariantViolation>>(
     mut game: G,
     rng: &mut CheckRng,
     max_actions: usize,
-    mut invariant: impl FnMut(&G) -> Result<(), String>,
-) -> Result<G, String> {
+    mut invariant: impl FnMut(&G) -> Result<(), E>,
+) -> Result<G, InvariantViolation> {
     let mut actions = ActionList::new();
     let mut at_move_boundary = true;
     for _ in 0..max_actions {
-        invariant(&game)?;
+        invariant(&game).map_err(Into::into)?;
         if at_move_boundary {
             check_position(&game)?;
         }
         if game.hash() != game.recompute_hash() {
-            return Err(format!("{}: incremental hash differs from recomputed", game.position()));
+            return Err(InvariantViolation(format!(
+                "{}: incremental hash differs from recomputed",
+                game.position()
+            )));
         }
         game.legal_actions(&mut actions);
         if actions.is_empty() {
             if game.outcome().is_none() {
-                return Err(format!("{}: no legal action but no outcome", game.position()));
+                return Err(InvariantViolation(format!(
+                    "{}: no legal action but no outcome",
+                    game.position()
+                )));
             }
             return Ok(game);
         }
@@ -207,12 +247,15 @@ pub fn random_playout<G: Game>(
         let a = actions[rng.below(actions.len())];
         game.apply_action(a);
         if game.ply() == ply && game.to_move() != before {
-            return Err(format!("{}: side changed without a ply", game.position()));
+            return Err(InvariantViolation(format!(
+                "{}: side changed without a ply",
+                game.position()
+            )));
         }
         at_move_boundary = game.ply() != ply;
     }
-    Err(format!(
+    Err(InvariantViolation(format!(
         "game not over after {max_actions} actions: {}",
         game.position()
-    ))
+    )))
 }

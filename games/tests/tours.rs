@@ -400,7 +400,7 @@ fn captures_are_the_actions_that_take_a_pawn() {
             let mut rng = CheckRng::new(seed + i);
             random_playout(Tours::start(&rules), &mut rng, 1000, |g| {
                 listed += captures_match_the_pawns_taken(g)?;
-                Ok(())
+                Ok::<(), String>(())
             })
             .unwrap_or_else(|e| panic!("{variant:?}: {e}"));
         }

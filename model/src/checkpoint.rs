@@ -48,9 +48,9 @@ impl Checkpoint {
         meta.format = CHECKPOINT_FORMAT;
         meta.checksum.clear();
         let json = sealed_json(&meta, views(&named));
-        let bytes = serialize_with_metadata(&named, METADATA_KEY, json).map_err(|reason| CheckpointError::Corrupt {
+        let bytes = serialize_with_metadata(&named, METADATA_KEY, json).map_err(|e| CheckpointError::Corrupt {
             path: path.to_path_buf(),
-            reason,
+            reason: e.to_string(),
         })?;
         zero_games::files::write_atomically(path, &bytes).map_err(|source| CheckpointError::Io {
             path: path.to_path_buf(),
@@ -63,12 +63,10 @@ impl Checkpoint {
         let (meta, tensors) = parse(path, &read_file(path)?)?;
         meta.check_game::<G>(path)?;
         let shape = NetShape::of::<G>();
-        meta.network
-            .validate_for(shape)
-            .map_err(|reason| CheckpointError::Corrupt {
-                path: path.to_path_buf(),
-                reason,
-            })?;
+        meta.network.validate_for(shape).map_err(|e| CheckpointError::Corrupt {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
         let vs = nn::VarStore::new(device);
         let net = PolicyValueNet::new(&vs.root(), &meta.network, shape);
         copy_into(&vs, &tensors, path)?;

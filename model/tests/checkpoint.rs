@@ -213,6 +213,6 @@ fn the_convolutional_policy_head_reads_each_action_at_its_plane_and_round_trips(
 
     // A game without an action map is refused the head, by name, before any layer is built.
     let err = config.validate_for(NetShape::of::<BaghChal>()).unwrap_err();
-    assert!(err.contains("network.policy_head"), "{err}");
+    assert!(err.to_string().contains("network.policy_head"), "{err}");
     assert_eq!(small().validate_for(NetShape::of::<BaghChal>()), Ok(()));
 }

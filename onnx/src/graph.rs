@@ -49,7 +49,9 @@ pub fn checkpoint_to_onnx(
     tensors: &ParsedTensors,
     doc: &str,
 ) -> Result<Vec<u8>, OnnxError> {
-    meta.network.validate_for(shape).map_err(OnnxError::Model)?;
+    meta.network
+        .validate_for(shape)
+        .map_err(|e| OnnxError::Model(e.to_string()))?;
     let weights: Weights = tensors
         .iter()
         .map(|(name, shape, values)| (name.as_str(), (shape.as_slice(), values.as_slice())))

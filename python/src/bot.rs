@@ -32,16 +32,16 @@ struct Found {
 /// A bot of some registered game.
 trait AnyBot: Send {
     /// Searches `state` with `budget` (None: the bot's default, its level's when it has one).
-    fn search(&mut self, state: &dyn AnyState, budget: Option<Budget>) -> Result<Found, String>;
+    fn search(&mut self, state: &dyn AnyState, budget: Option<Budget>) -> Result<Found, Unplayable>;
     /// The network alone: priors by action over the whole action space, and the WDL.
-    fn evaluate(&mut self, state: &dyn AnyState) -> Result<(Vec<f32>, [f32; 3]), String>;
+    fn evaluate(&mut self, state: &dyn AnyState) -> Result<(Vec<f32>, [f32; 3]), Unplayable>;
     fn set_level(&mut self, level: Level);
     /// The simulations it was made with (`sims` or the bundle's default).
     fn own_simulations(&self) -> u32;
 }
 
 impl<G: Registered> AnyBot for zero_bot::Bot<G> {
-    fn search(&mut self, state: &dyn AnyState, budget: Option<Budget>) -> Result<Found, String> {
+    fn search(&mut self, state: &dyn AnyState, budget: Option<Budget>) -> Result<Found, Unplayable> {
         let game = playable::<G>(state)?;
         let decision = self.think(game, budget.unwrap_or(self.default_budget));
         let (policy, wdl) = AnyBot::evaluate(self, state)?;
@@ -57,7 +57,7 @@ impl<G: Registered> AnyBot for zero_bot::Bot<G> {
         })
     }
 
-    fn evaluate(&mut self, state: &dyn AnyState) -> Result<(Vec<f32>, [f32; 3]), String> {
+    fn evaluate(&mut self, state: &dyn AnyState) -> Result<(Vec<f32>, [f32; 3]), Unplayable> {
         let game = playable::<G>(state)?;
         let evaluation = zero_bot::Bot::evaluate(self, game);
         let mut policy = vec![0.0; G::ACTION_SPACE];
@@ -76,17 +76,23 @@ impl<G: Registered> AnyBot for zero_bot::Bot<G> {
     }
 }
 
+/// Why a bot cannot play a state.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Unplayable {
+    #[error("this bot plays {bot}, not {state}")]
+    OtherGame { bot: &'static str, state: &'static str },
+    #[error("the game is over in {0:?}: there is no move to choose")]
+    Over(String),
+}
+
 /// `state` as game `G`, if it is one and is not over.
-fn playable<G: Registered>(state: &dyn AnyState) -> Result<&G, String> {
-    let game = state
-        .as_any()
-        .downcast_ref::<G>()
-        .ok_or_else(|| format!("this bot plays {}, not {}", G::NAME, state.kind().name()))?;
+fn playable<G: Registered>(state: &dyn AnyState) -> Result<&G, Unplayable> {
+    let game = state.as_any().downcast_ref::<G>().ok_or(Unplayable::OtherGame {
+        bot: G::NAME,
+        state: state.kind().name(),
+    })?;
     if state.outcome().is_some() {
-        return Err(format!(
-            "the game is over in {:?}: there is no move to choose",
-            state.position()
-        ));
+        return Err(Unplayable::Over(state.position()));
     }
     Ok(game)
 }

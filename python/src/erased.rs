@@ -49,10 +49,18 @@ pub trait AnyState: Send + Sync {
     fn policy_index(&self, action: Action) -> usize;
 }
 
+/// Rules a game does not have.
+#[derive(Debug, thiserror::Error)]
+#[error("{kind} rules: {reason}")]
+pub struct BadRules {
+    kind: GameKind,
+    reason: String,
+}
+
 /// The initial position of game `kind` under the rules of `variant` and `options`.
-pub fn start(kind: GameKind, variant: Option<&str>, options: &[String]) -> Result<Box<dyn AnyState>, String> {
+pub fn start(kind: GameKind, variant: Option<&str>, options: &[String]) -> Result<Box<dyn AnyState>, BadRules> {
     with_game!(kind, G => {
-        let rules = G::parse_rules(variant, options).map_err(|e| format!("{kind} rules: {e}"))?;
+        let rules = G::parse_rules(variant, options).map_err(|e| BadRules { kind, reason: e.to_string() })?;
         Ok(Box::new(<G as Game>::start(&rules)) as Box<dyn AnyState>)
     })
 }

@@ -45,39 +45,48 @@ pub fn write(game: &str, rules: &[String], origin: &str, actions: &[Action]) -> 
     )
 }
 
+/// Why a text is not a serialized state: the line or action that does not fit the layout.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadSerialization(String);
+
 /// The rest of line `number` (1-based) of `lines`, which must be `key` alone or `key` and a space before it.
-fn field<'a>(lines: &[&'a str], number: usize, key: &str) -> Result<&'a str, String> {
+fn field<'a>(lines: &[&'a str], number: usize, key: &str) -> Result<&'a str, BadSerialization> {
     let line = lines.get(number - 1).copied().unwrap_or("");
     match line.strip_prefix(key) {
         Some("") => Ok(""),
         Some(rest) if rest.starts_with(' ') => Ok(&rest[1..]),
-        _ => Err(format!(
+        _ => Err(BadSerialization(format!(
             "serialized state, line {number}: expected '{key} ...', got {line:?}"
-        )),
+        ))),
     }
 }
 
 /// The fields of `text`; the error names the line or action that does not fit the layout.
-pub fn read(text: &str) -> Result<Serialized<'_>, String> {
+pub fn read(text: &str) -> Result<Serialized<'_>, BadSerialization> {
     let lines: Vec<&str> = text.trim_end_matches('\n').split('\n').collect();
     if lines.first().copied() != Some(HEADER) {
-        return Err(format!(
+        return Err(BadSerialization(format!(
             "not a serialized state: the first line must be {HEADER:?}, got {:?}",
             lines.first().copied().unwrap_or("")
-        ));
+        )));
     }
     if lines.len() != 5 {
-        return Err(format!(
+        return Err(BadSerialization(format!(
             "serialized state: expected 5 lines (header, game, rules, origin, actions), got {}",
             lines.len()
-        ));
+        )));
     }
     let actions = field(&lines, 5, "actions")?
         .split_whitespace()
         .enumerate()
         .map(|(index, word)| {
-            word.parse::<Action>()
-                .map_err(|_| format!("serialized state, action {}: {word:?} is not an action", index + 1))
+            word.parse::<Action>().map_err(|_| {
+                BadSerialization(format!(
+                    "serialized state, action {}: {word:?} is not an action",
+                    index + 1
+                ))
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Serialized {
@@ -122,7 +131,7 @@ mod tests {
             ),
         ] {
             let err = read(bad).unwrap_err();
-            assert!(err.contains(why), "{bad:?}: {err}");
+            assert!(err.to_string().contains(why), "{bad:?}: {err}");
         }
     }
 }

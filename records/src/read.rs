@@ -81,7 +81,7 @@ impl Reader {
         }
         let current = self.current.get_or_insert_with(|| Partial::new(number));
         while let Some(inner) = rest.strip_prefix('[') {
-            let (name, value, after) = parse_tag(inner).map_err(|reason| RecordError::new(number, reason))?;
+            let (name, value, after) = parse_tag(inner, number)?;
             let tags = &mut current.read.record.tags;
             if tags.iter().any(|(n, _)| *n == name) {
                 return Err(RecordError::new(number, format!("tag {name} given twice")));
@@ -202,19 +202,21 @@ fn strip_move_number(token: &str) -> &str {
     }
 }
 
-/// Parses `Name "value"]` (after the `[`), returning the name, the unescaped value and the text after `]`.
-fn parse_tag(inner: &str) -> Result<(String, String, &str), String> {
+/// Parses `Name "value"]` (after the `[`) on line `line`, returning the name, the unescaped value and the text
+/// after `]`.
+fn parse_tag(inner: &str, line: usize) -> Result<(String, String, &str), RecordError> {
+    let refused = |reason: String| RecordError::new(line, reason);
     let inner = inner.trim_start();
     let name_len = inner
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(inner.len());
     if name_len == 0 {
-        return Err(format!("a tag needs a name: [{}", truncated(inner)));
+        return Err(refused(format!("a tag needs a name: [{}", truncated(inner))));
     }
     let name = &inner[..name_len];
     let rest = inner[name_len..].trim_start();
     let Some(quoted) = rest.strip_prefix('"') else {
-        return Err(format!("tag {name}: expected a quoted value"));
+        return Err(refused(format!("tag {name}: expected a quoted value")));
     };
     let mut value = String::new();
     let mut chars = quoted.char_indices();
@@ -222,19 +224,19 @@ fn parse_tag(inner: &str) -> Result<(String, String, &str), String> {
         match c {
             '\\' => match chars.next() {
                 Some((_, escaped @ ('"' | '\\'))) => value.push(escaped),
-                _ => return Err(format!("tag {name}: a '\\' escapes only '\"' or '\\'")),
+                _ => return Err(refused(format!("tag {name}: a '\\' escapes only '\"' or '\\'"))),
             },
             '"' => {
                 let after = quoted[at + 1..].trim_start();
                 return match after.strip_prefix(']') {
                     Some(after) => Ok((name.to_string(), value, after)),
-                    None => Err(format!("tag {name}: expected ']' after its value")),
+                    None => Err(refused(format!("tag {name}: expected ']' after its value"))),
                 };
             }
             _ => value.push(c),
         }
     }
-    Err(format!("tag {name}: its value's '\"' is never closed"))
+    Err(refused(format!("tag {name}: its value's '\"' is never closed")))
 }
 
 /// At most 40 characters of `text`, for error messages about untrusted input.

@@ -12,7 +12,7 @@ use zero_search::SearchConfig;
 use zero_selfplay::SelfPlayConfig;
 use zero_train::TrainConfig;
 
-pub use crate::cluster::config::{ClusterConfig, LauncherKind, SlurmConfig};
+pub use crate::cluster::config::{ClusterConfig, ConfigError, LauncherKind, SlurmConfig};
 
 /// The `[run]` table: how `zero run` alternates self-play, training and evaluation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -119,40 +119,40 @@ impl Default for LoopConfig {
 }
 
 impl LoopConfig {
-    fn validate(&self) -> std::result::Result<(), String> {
+    fn validate(&self) -> std::result::Result<(), ConfigError> {
         if self.games_per_generation == 0 {
-            return Err("run.games_per_generation must be at least 1".to_string());
+            return Err(ConfigError("run.games_per_generation must be at least 1".to_string()));
         }
         if self.eval_openings == 0 {
-            return Err("run.eval_openings must be at least 1".to_string());
+            return Err(ConfigError("run.eval_openings must be at least 1".to_string()));
         }
         if self.eval_equal_time_every == 0 {
-            return Err(
+            return Err(ConfigError(
                 "run.eval_equal_time_every must be at least 1 (eval_equal_time_ms = 0 switches the match off)"
                     .to_string(),
-            );
+            ));
         }
         zero_search::config::check_minimax_weight(self.eval_equal_time_minimax)
-            .map_err(|reason| format!("run.eval_equal_time_minimax: {reason}"))?;
+            .map_err(|reason| ConfigError(format!("run.eval_equal_time_minimax: {reason}")))?;
         for spec in &self.eval_baselines {
-            zero_arena::PlayerSpec::parse(spec).map_err(|e| format!("run.eval_baselines: {e}"))?;
+            zero_arena::PlayerSpec::parse(spec).map_err(|e| ConfigError(format!("run.eval_baselines: {e}")))?;
         }
         if !(self.gate_elo0.is_finite() && self.gate_elo1.is_finite() && self.gate_elo1 > self.gate_elo0) {
-            return Err(format!(
+            return Err(ConfigError(format!(
                 "run.gate_elo1 ({}) must be finite and above run.gate_elo0 ({})",
                 self.gate_elo1, self.gate_elo0
-            ));
+            )));
         }
         for (key, p) in [("run.gate_alpha", self.gate_alpha), ("run.gate_beta", self.gate_beta)] {
             if !(p > 0.0 && p < 0.5) {
-                return Err(format!("{key} must be between 0 and 0.5, not {p}"));
+                return Err(ConfigError(format!("{key} must be between 0 and 0.5, not {p}")));
             }
         }
         if self.gate_batch_games < 2 || self.gate_max_games < self.gate_batch_games {
-            return Err(format!(
+            return Err(ConfigError(format!(
                 "run.gate_batch_games ({}) must be at least 2 and at most run.gate_max_games ({})",
                 self.gate_batch_games, self.gate_max_games
-            ));
+            )));
         }
         Ok(())
     }
@@ -217,7 +217,7 @@ impl RunConfig {
 
     /// A score weight is in range, and is only set for a network that predicts the score (without the head the
     /// weight would do nothing, silently).
-    fn check_score(&self) -> std::result::Result<(), String> {
+    fn check_score(&self) -> std::result::Result<(), ConfigError> {
         let weights = [
             ("selfplay.search.score_utility", self.selfplay.search.score_utility),
             (
@@ -228,11 +228,11 @@ impl RunConfig {
         for (key, weights) in weights {
             weights
                 .check_score_utility()
-                .map_err(|reason| format!("{key}: {reason}"))?;
+                .map_err(|reason| ConfigError(format!("{key}: {reason}")))?;
             if weights != SearchConfig::DEFAULT.score_utility && !self.network.score {
-                return Err(format!(
+                return Err(ConfigError(format!(
                     "{key} = {weights} needs a network with a score head: set network.score = true"
-                ));
+                )));
             }
         }
         Ok(())

@@ -38,7 +38,11 @@ impl<G: Encoding> Evaluator<G> for AnyEvaluator<G> {
 }
 
 /// Builds worker `w`'s evaluator for `model` (`uniform` or a checkpoint path), on the CPU.
-pub fn make_evaluator<G: Encoding>(model: &str, config: &SelfPlayConfig, w: usize) -> Result<AnyEvaluator<G>, String> {
+pub fn make_evaluator<G: Encoding>(
+    model: &str,
+    config: &SelfPlayConfig,
+    w: usize,
+) -> Result<AnyEvaluator<G>, zero_model::CheckpointError> {
     if model == "uniform" {
         return Ok(AnyEvaluator::Rollout(RolloutEvaluator::new(
             worker_seed(config.seed, w),
@@ -47,7 +51,6 @@ pub fn make_evaluator<G: Encoding>(model: &str, config: &SelfPlayConfig, w: usiz
     }
     NetworkEvaluator::<G>::from_checkpoint(Path::new(model), tch::Device::Cpu, config.precision)
         .map(|e| AnyEvaluator::Network(CachedEvaluator::new(e, config.eval_cache)))
-        .map_err(|e| e.to_string())
 }
 
 /// The shard header every shard of this run carries.
@@ -125,7 +128,7 @@ pub fn play_games<G: Registered>(rules: &G::Rules, job: PlayJob<'_>, starts: &[G
                 std::thread::sleep(Duration::from_millis(200));
             }
         });
-        let result = run_selfplay::<G, _, _>(
+        let result = run_selfplay::<G, _, _, _>(
             &config,
             rules,
             starts,

@@ -1,5 +1,5 @@
 //! [`CachedEvaluator`]: any evaluator behind a bounded cache of its evaluations, keyed by position. Bagh Chal
-//! and Tours transpose constantly, so a search asks for the same position many times (`docs/experiments.md`
+//! and Tours transpose constantly, so a search asks for the same position many times (`docs/experiments/speed.md`
 //! measures the gain); whatever runs the network (libtorch, ONNX) gets the same cache.
 
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator};

@@ -56,7 +56,7 @@ impl std::str::FromStr for RootSearch {
 /// The root search of each side: one for both (`puct`, `gumbel`), or one each, the first player's first
 /// (`gumbel/puct`: the first player, Bagh Chal's goats, searches with the Gumbel root, the second with PUCT). In
 /// an asymmetric game the two sides may not want the same search: on one Bagh Chal network the Gumbel root's
-/// goats lost fewer games to alpha-beta than PUCT's and its tigers more (`docs/experiments.md`). Written and read
+/// goats lost fewer games to alpha-beta than PUCT's and its tigers more (`docs/experiments/search-at-play.md`). Written and read
 /// as that text, in configs, player specs and bundle manifests alike.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SideRoots {
@@ -237,13 +237,13 @@ impl<'de> Deserialize<'de> for SideWeights {
 pub const MAX_SCORE_UTILITY: f32 = 1.0;
 
 /// The leaf batch of a timed player's search ([`SearchConfig::for_play`]): 32 beat 16 and 8 at equal time
-/// (`docs/experiments.md`).
+/// (`docs/experiments/search-at-play.md`).
 pub const PLAY_LEAF_BATCH: u32 = 32;
 
 /// Whether a judged player keeps its tree across the opponent's reply ([`SearchConfig::for_play`]): yes, as lc0
 /// and KataGo do. A fresh tree each move (whose first simulations re-walk positions the evaluation cache still
 /// holds) was measured against it on four Bagh Chal networks at equal time and was not shown to win
-/// (`docs/experiments.md`, the rows on tree reuse).
+/// (`docs/experiments/search-at-play.md`, the rows on tree reuse).
 pub const PLAY_TREE_REUSE: bool = true;
 
 /// The largest leaf batch a config may ask for: past a few dozen leaves one search's virtual losses spread it
@@ -293,7 +293,7 @@ pub struct SearchConfig {
     /// Leaves one lone timed search gathers (kept apart by virtual loss) for each evaluator call: the
     /// [`Engine`]'s batch under a time budget, as the arena's `ms=` network players search. A network on a CPU
     /// evaluates 16 positions in about 1.4-2.5x the time of one, so a timed search runs several times the
-    /// simulations (`docs/experiments.md`). A budget of simulations searches leaf by leaf, and self-play
+    /// simulations (`docs/experiments/search-at-play.md`). A budget of simulations searches leaf by leaf, and self-play
     /// batches across its games instead (`selfplay.leaves_per_game`): both ignore this.
     ///
     /// [`Engine`]: crate::Engine

@@ -596,7 +596,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
 /// its own thread (with one intra-op torch thread), and writes them to `sink` in game order; a share of them
 /// (`lead_start_share`) begin at one of `starts`. Returns the summary of the finished games plus the workers'
 /// search counters.
-pub fn run_selfplay<G, E, F>(
+pub fn run_selfplay<G, E, F, R>(
     config: &SelfPlayConfig,
     rules: &G::Rules,
     starts: &[G],
@@ -608,7 +608,8 @@ pub fn run_selfplay<G, E, F>(
 where
     G: Encoding + Heuristic,
     E: Evaluator<G>,
-    F: Fn(usize) -> Result<E, String> + Sync,
+    F: Fn(usize) -> Result<E, R> + Sync,
+    R: std::fmt::Display,
 {
     let workers = config.workers.max(1);
     let (sender, receiver) = mpsc::channel::<Result<FinishedGame, SelfPlayError>>();
@@ -624,6 +625,7 @@ where
                 let evaluator = match make_evaluator(w) {
                     Ok(e) => e,
                     Err(reason) => {
+                        let reason = reason.to_string();
                         let _ = sender.send(Err(SelfPlayError::Evaluator { worker: w, reason }));
                         return SelfPlayStats::default();
                     }

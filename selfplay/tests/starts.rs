@@ -126,12 +126,12 @@ fn with_a_lead_start_share_games_begin_at_the_given_starts() {
     };
     let play = |config: &SelfPlayConfig, starts: &[Tours]| {
         let mut sink = MemorySink::default();
-        run_selfplay::<Tours, _, _>(
+        run_selfplay::<Tours, _, _, _>(
             config,
             &rules(),
             starts,
             6,
-            |w| Ok(RolloutEvaluator::new(w as u64, 50)),
+            |w| Ok::<_, String>(RolloutEvaluator::new(w as u64, 50)),
             &mut sink,
             &Progress::default(),
         )

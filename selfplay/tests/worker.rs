@@ -116,12 +116,12 @@ fn play_with<G: Encoding + Heuristic>(
     playout_actions: u32,
 ) -> (SelfPlayStats, MemorySink) {
     let mut sink = MemorySink::default();
-    let stats = run_selfplay::<G, _, _>(
+    let stats = run_selfplay::<G, _, _, _>(
         config,
         rules,
         &[],
         games,
-        |w| Ok(RolloutEvaluator::new(w as u64 + seed_offset, playout_actions)),
+        |w| Ok::<_, String>(RolloutEvaluator::new(w as u64 + seed_offset, playout_actions)),
         &mut sink,
         &Progress::default(),
     )
@@ -132,12 +132,12 @@ fn play_with<G: Encoding + Heuristic>(
 /// Plays `games` games of `config` with the uniform evaluator: no chance in the evaluations.
 fn play_uniform<G: Encoding + Heuristic>(config: &SelfPlayConfig, rules: &G::Rules, games: usize) -> MemorySink {
     let mut sink = MemorySink::default();
-    run_selfplay::<G, _, _>(
+    run_selfplay::<G, _, _, _>(
         config,
         rules,
         &[],
         games,
-        |_| Ok(UniformEvaluator),
+        |_| Ok::<_, String>(UniformEvaluator),
         &mut sink,
         &Progress::default(),
     )

@@ -175,9 +175,20 @@ impl Default for TrainConfig {
     }
 }
 
+/// Why a `[train]` setting was refused; the message names the key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(String);
+
+impl From<&str> for ConfigError {
+    fn from(message: &str) -> Self {
+        ConfigError(message.to_string())
+    }
+}
+
 impl TrainConfig {
     /// Checks the numbers; the message names the key.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ConfigError> {
         let positive_usize = [
             ("batch_size", self.batch_size),
             ("shuffle_buffer", self.shuffle_buffer),
@@ -185,14 +196,17 @@ impl TrainConfig {
         ];
         for (key, v) in positive_usize {
             if v == 0 {
-                return Err(format!("train.{key} must be positive"));
+                return Err(ConfigError(format!("train.{key} must be positive")));
             }
         }
         if self.chunk_steps == 0 {
             return Err("train.chunk_steps must be positive".into());
         }
         if self.threads < 1 {
-            return Err(format!("train.threads must be at least 1, got {}", self.threads));
+            return Err(ConfigError(format!(
+                "train.threads must be at least 1, got {}",
+                self.threads
+            )));
         }
         let non_negative = [
             ("samples_per_position", self.samples_per_position),
@@ -210,14 +224,16 @@ impl TrainConfig {
         ];
         for (key, v) in non_negative {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(format!("train.{key} must be a finite number >= 0, got {v}"));
+                return Err(ConfigError(format!(
+                    "train.{key} must be a finite number >= 0, got {v}"
+                )));
             }
         }
         if !(0.0..=1.0).contains(&self.root_value_weight) {
-            return Err(format!(
+            return Err(ConfigError(format!(
                 "train.root_value_weight must be in [0, 1], got {}",
                 self.root_value_weight
-            ));
+            )));
         }
         if !self.moves_left_scale.is_finite() || self.moves_left_scale <= 0.0 {
             return Err("train.moves_left_scale must be positive".into());
@@ -228,17 +244,17 @@ impl TrainConfig {
             ("adam_beta2", self.adam_beta2),
         ] {
             if !(0.0..1.0).contains(&v) {
-                return Err(format!("train.{key} must be in [0, 1), got {v}"));
+                return Err(ConfigError(format!("train.{key} must be in [0, 1), got {v}")));
             }
         }
         if !self.adam_eps.is_finite() || self.adam_eps <= 0.0 {
             return Err("train.adam_eps must be positive".into());
         }
         if !(self.window_exponent.is_finite() && self.window_exponent > 0.0 && self.window_exponent <= 1.0) {
-            return Err(format!(
+            return Err(ConfigError(format!(
                 "train.window_exponent must be in (0, 1], got {}",
                 self.window_exponent
-            ));
+            )));
         }
         if self.window_min_positions > self.window_max_positions {
             return Err("train.window_min_positions exceeds train.window_max_positions".into());
@@ -248,7 +264,7 @@ impl TrainConfig {
         }
         self.device
             .parse::<zero_model::DeviceChoice>()
-            .map_err(|e| format!("train.device: {e}"))?;
+            .map_err(|e| ConfigError(format!("train.device: {e}")))?;
         Ok(())
     }
 
@@ -308,18 +324,24 @@ mod tests {
             momentum: 1.5,
             ..TrainConfig::default()
         };
-        assert!(bad.validate().unwrap_err().contains("train.momentum"));
+        assert!(bad.validate().unwrap_err().to_string().contains("train.momentum"));
         let bad = TrainConfig {
             batch_size: 0,
             ..TrainConfig::default()
         };
-        assert!(bad.validate().unwrap_err().contains("train.batch_size"));
+        assert!(bad.validate().unwrap_err().to_string().contains("train.batch_size"));
         for w in [-0.1, 1.5, f64::NAN] {
             let bad = TrainConfig {
                 root_value_weight: w,
                 ..TrainConfig::default()
             };
-            assert!(bad.validate().unwrap_err().contains("train.root_value_weight"), "{w}");
+            assert!(
+                bad.validate()
+                    .unwrap_err()
+                    .to_string()
+                    .contains("train.root_value_weight"),
+                "{w}"
+            );
         }
     }
 

@@ -23,6 +23,11 @@ pub struct Optimizer {
     state: Vec<Vec<Tensor>>,
 }
 
+/// Why a saved optimizer state does not fit this optimizer: the tensor missing or misshapen, or the count.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct OptimizerStateError(String);
+
 impl Optimizer {
     /// An optimizer with zero state for `params` (name, variable), in that order.
     pub fn new(config: &TrainConfig, params: &[(String, Tensor)]) -> Self {
@@ -120,29 +125,29 @@ impl Optimizer {
 
     /// Replaces the state by `tensors` (as written by [`Optimizer::state_tensors`]) and the update count.
     /// Errs naming the first missing or misshapen tensor; nothing is changed then.
-    pub fn load_state(&mut self, tensors: &[(String, Tensor)], updates: u64) -> Result<(), String> {
+    pub fn load_state(&mut self, tensors: &[(String, Tensor)], updates: u64) -> Result<(), OptimizerStateError> {
         let mine = self.state_tensors();
         let mut sources = Vec::with_capacity(mine.len());
         for (name, t) in &mine {
             let Some((_, source)) = tensors.iter().find(|(n, _)| n == name) else {
-                return Err(format!("optimizer tensor {name} is missing"));
+                return Err(OptimizerStateError(format!("optimizer tensor {name} is missing")));
             };
             if source.size() != t.size() {
-                return Err(format!(
+                return Err(OptimizerStateError(format!(
                     "optimizer tensor {name} has shape {:?}, expected {:?}",
                     source.size(),
                     t.size()
-                ));
+                )));
             }
             sources.push(source);
         }
         if tensors.len() != mine.len() {
-            return Err(format!(
+            return Err(OptimizerStateError(format!(
                 "{} optimizer tensors, expected {} ({:?} state)",
                 tensors.len(),
                 mine.len(),
                 self.kind
-            ));
+            )));
         }
         let _no_grad = tch::no_grad_guard();
         for ((_, mut t), source) in mine.into_iter().zip(sources) {

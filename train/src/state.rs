@@ -77,7 +77,8 @@ pub fn save(path: &Path, state: &TrainState, tensors: &[(String, Tensor)]) -> Re
         .map(|(n, t)| (n.clone(), t.shape.clone(), t.bytes.as_slice()))
         .collect();
     let json = zero_model::sealed_json(&state, by_name(&mut views));
-    let bytes = serialize_with_metadata(&raw, METADATA_KEY, json).map_err(|e| TrainError::state(path, e))?;
+    let bytes =
+        serialize_with_metadata(&raw, METADATA_KEY, json).map_err(|e| TrainError::state(path, e.to_string()))?;
     zero_games::files::write_atomically(path, &bytes).map_err(|e| TrainError::state(path, e.to_string()))
 }
 

@@ -65,8 +65,10 @@ impl<G: Encoding> Trainer<G> {
         rules: G::Rules,
         device: Device,
     ) -> Result<Self, TrainError> {
-        config.validate().map_err(TrainError::Config)?;
-        network.validate_for(NetShape::of::<G>()).map_err(TrainError::Config)?;
+        config.validate().map_err(|e| TrainError::Config(e.to_string()))?;
+        network
+            .validate_for(NetShape::of::<G>())
+            .map_err(|e| TrainError::Config(e.to_string()))?;
         if config.mixed_precision && !device.is_cuda() {
             return Err(TrainError::Config(
                 "train.mixed_precision needs a CUDA device (libtorch's CPU autocast is not used here); \
@@ -147,7 +149,7 @@ impl<G: Encoding> Trainer<G> {
             trainer
                 .optimizer
                 .load_state(&tensors, state.optimizer_updates)
-                .map_err(|reason| TrainError::state(&state_path, reason))?;
+                .map_err(|reason| TrainError::state(&state_path, reason.to_string()))?;
             trainer.seed = state.seed;
             if let (Some(scaler), Some((scale, good))) = (trainer.scaler.as_mut(), state.loss_scale) {
                 scaler.scale = scale;

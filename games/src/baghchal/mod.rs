@@ -620,7 +620,7 @@ impl Encoding for BaghChal {
 impl Heuristic for BaghChal {
     /// Eight: the tigers' threats of the placement phase can land more than four plies after an opening. Four
     /// plies let through openings that a search of eight or ten scores about a goat down for the goats, and those
-    /// were the ones networks lost as goats match after match (`docs/experiments.md`). A 64-opening book takes
+    /// were the ones networks lost as goats match after match (`docs/experiments/yardsticks.md`). A 64-opening book takes
     /// about 25 s.
     const BOOK_BALANCE_DEPTH: u32 = 8;
 

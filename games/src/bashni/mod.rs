@@ -90,7 +90,7 @@ mod state;
 
 pub use board::{Piece, Tower};
 pub use encode::{INPUT_PLANES, TOWER_DEPTH, planes};
-pub use geometry::{DIRECTION_NAMES, Square};
+pub use geometry::{DIRECTION_NAMES, Square, SquareError};
 pub use rules::{CaptureTransfer, KingLanding, PromotionMidCapture, Rejump, Rules, VARIANTS};
 pub use state::{ACTION_SPACE, Bashni, Move, decode_action, encode_action};
 

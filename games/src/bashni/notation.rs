@@ -2,7 +2,7 @@
 //! (`c3-d4`, `c3:e5:c7`) and the text board.
 
 use super::board::{Board, Piece, Tower};
-use super::geometry::{CROWN_RANK, Square, direction_between};
+use super::geometry::{CROWN_RANK, Square, SquareError, direction_between};
 use super::movegen::MAX_JUMPS;
 use super::state::{Bashni, Move};
 use crate::{NotationError, Side};
@@ -127,7 +127,7 @@ fn parse_pdn_fen(fen: &str) -> Result<(Board, usize), NotationError> {
 }
 
 /// One square (`c3`, `22`) or a range of numbered ones (`5-8`).
-fn pdn_squares(text: &str) -> Result<Vec<Square>, String> {
+fn pdn_squares(text: &str) -> Result<Vec<Square>, SquareError> {
     let Some((first, last)) = text.split_once('-') else {
         return Ok(vec![Square::parse(text)?]);
     };
@@ -135,11 +135,11 @@ fn pdn_squares(text: &str) -> Result<Vec<Square>, String> {
         n.parse::<usize>()
             .ok()
             .filter(|n| (1..=32).contains(n))
-            .ok_or_else(|| format!("{n:?} is not a square number (a range is of numbers 1..32)"))
+            .ok_or_else(|| SquareError::RangeEnd(n.to_string()))
     };
     let (first, last) = (number(first)?, number(last)?);
     if first > last {
-        return Err(format!("the range {first}-{last} is backwards"));
+        return Err(SquareError::Backwards(first, last));
     }
     (first..=last).map(|n| Square::parse(&n.to_string())).collect()
 }

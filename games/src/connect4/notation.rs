@@ -74,7 +74,7 @@ pub(super) fn parse_position(rules: &Connect4Rules, text: &str) -> Result<Connec
             format!("with {x} x and {o} o discs it is {}'s turn", Connect4::player_name(due)),
         ));
     }
-    let winner = winner_of(discs, side).map_err(|reason| NotationError::position(board, reason))?;
+    let winner = winner_of(board, discs, side)?;
     Ok(Connect4::assemble(discs, side, winner))
 }
 
@@ -155,14 +155,15 @@ fn parse_board(board: &str) -> Result<[u64; 2], NotationError> {
 
 /// The winner of a parsed board whose side to move is `side`: a four is possible only when the last mover made
 /// it with their last disc, which then sits on top of its column inside every four they have.
-fn winner_of(discs: [u64; 2], side: Side) -> Result<Option<Side>, String> {
+fn winner_of(board: &str, discs: [u64; 2], side: Side) -> Result<Option<Side>, NotationError> {
     let mover = side.other();
+    let refused = |reason: String| NotationError::position(board, reason);
     if has_four(discs[side.index()]) {
-        return Err(format!(
+        return Err(refused(format!(
             "{} has four in a row but {} moved last",
             Connect4::player_name(side),
             Connect4::player_name(mover)
-        ));
+        )));
     }
     let own = discs[mover.index()];
     if !has_four(own) {
@@ -176,10 +177,10 @@ fn winner_of(discs: [u64; 2], side: Side) -> Result<Option<Side>, String> {
     if last_disc_possible {
         Ok(Some(mover))
     } else {
-        Err(format!(
+        Err(refused(format!(
             "{} has a four that no single last disc can have made",
             Connect4::player_name(mover)
-        ))
+        )))
     }
 }
 

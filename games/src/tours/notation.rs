@@ -243,40 +243,48 @@ pub(super) fn format_move(mv: &ToursMove) -> String {
     }
 }
 
-/// Parses `Fa1-a4` or `Cb4:ne` (the letter in either case) without checking legality.
-fn parse_part(token: &str) -> Result<ToursMove, String> {
+/// Parses `Fa1-a4` or `Cb4:ne` (the letter in either case) without checking legality; errors name `whole`,
+/// the move text this part is of.
+fn parse_part(token: &str, whole: &str) -> Result<ToursMove, NotationError> {
+    let bad = |reason: &str| NotationError::bad_move(whole, reason);
     let (kind, rest) = match token.chars().next() {
         Some(c @ ('F' | 'f' | 'C' | 'c')) => (c.to_ascii_uppercase(), &token[1..]),
-        _ => return Err("a move starts with F (form, Fa1-a4) or C (collapse, Cb4:ne)".to_string()),
+        _ => return Err(bad("a move starts with F (form, Fa1-a4) or C (collapse, Cb4:ne)")),
     };
+    let square = |text: &str| parse_square(text).ok_or_else(|| bad(&format!("{text:?} is not a square a1..h8")));
     if kind == 'F' {
-        let (base, end) = rest.split_once('-').ok_or("a FORM is written Fbase-end, like Fa1-a4")?;
-        let base = parse_square(base).ok_or_else(|| format!("{base:?} is not a square a1..h8"))?;
-        let end = parse_square(end).ok_or_else(|| format!("{end:?} is not a square a1..h8"))?;
+        let (base, end) = rest
+            .split_once('-')
+            .ok_or_else(|| bad("a FORM is written Fbase-end, like Fa1-a4"))?;
+        let (base, end) = (square(base)?, square(end)?);
         let (df, dr) = (
             (end % 8) as i32 - (base % 8) as i32,
             (end / 8) as i32 - (base / 8) as i32,
         );
         let len = df.abs().max(dr.abs());
         if len == 0 {
-            return Err("a FORM stacks at least 2 pawns: base and end differ".to_string());
+            return Err(bad("a FORM stacks at least 2 pawns: base and end differ"));
         }
         let dir = (df.abs() == dr.abs() || df == 0 || dr == 0)
             .then(|| dir_of(df.signum(), dr.signum()))
             .flatten()
-            .ok_or("base and end are not on one line")?;
+            .ok_or_else(|| bad("base and end are not on one line"))?;
         Ok(ToursMove::Form {
             base,
             dir: dir as u8,
             len: len as u8 + 1,
         })
     } else {
-        let (square, dir) = rest
+        let (at, dir) = rest
             .split_once(':')
-            .ok_or("a COLLAPSE is written Csquare:dir, like Cb4:ne")?;
-        let square = parse_square(square).ok_or_else(|| format!("{square:?} is not a square a1..h8"))?;
-        let dir = parse_dir(dir).ok_or_else(|| format!("{dir:?} is not a direction (n, ne, e, se, s, sw, w, nw)"))?;
-        Ok(ToursMove::Collapse { square, dir: dir as u8 })
+            .ok_or_else(|| bad("a COLLAPSE is written Csquare:dir, like Cb4:ne"))?;
+        let at = square(at)?;
+        let dir =
+            parse_dir(dir).ok_or_else(|| bad(&format!("{dir:?} is not a direction (n, ne, e, se, s, sw, w, nw)")))?;
+        Ok(ToursMove::Collapse {
+            square: at,
+            dir: dir as u8,
+        })
     }
 }
 
@@ -284,7 +292,7 @@ pub(super) fn parse_move(game: &Tours, text: &str) -> Result<ToursMove, Notation
     let token = text.trim();
     let bad = |reason: String| NotationError::bad_move(token, reason);
     let mv = match token.split_once(',') {
-        Some((form, collapse)) => match (parse_part(form).map_err(&bad)?, parse_part(collapse).map_err(&bad)?) {
+        Some((form, collapse)) => match (parse_part(form, token)?, parse_part(collapse, token)?) {
             (
                 ToursMove::Form { base, dir, len },
                 ToursMove::Collapse {
@@ -310,7 +318,7 @@ pub(super) fn parse_move(game: &Tours, text: &str) -> Result<ToursMove, Notation
                 ));
             }
         },
-        None => parse_part(token).map_err(&bad)?,
+        None => parse_part(token, token)?,
     };
     if let Some(outcome) = game.outcome() {
         return Err(bad(format!("the game is over ({})", outcome.reason)));

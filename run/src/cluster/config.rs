@@ -3,6 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Why a run setting was refused; the message names the key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub(crate) String);
+
 /// Who starts the followers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -92,26 +97,32 @@ impl Default for SlurmConfig {
 }
 
 impl ClusterConfig {
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ConfigError> {
         if self.follower_batch_games == 0 {
-            return Err("cluster.follower_batch_games must be at least 1".to_string());
+            return Err(ConfigError(
+                "cluster.follower_batch_games must be at least 1".to_string(),
+            ));
         }
         for (key, value, least) in [
             ("cluster.restart_backoff_seconds", self.restart_backoff_seconds, 0.0),
             ("cluster.poll_seconds", self.poll_seconds, 0.1),
         ] {
             if !(value.is_finite() && value >= least && value <= 3600.0) {
-                return Err(format!("{key} must be between {least} and 3600, not {value}"));
+                return Err(ConfigError(format!(
+                    "{key} must be between {least} and 3600, not {value}"
+                )));
             }
         }
         if self.followers > 1000 {
-            return Err(format!(
+            return Err(ConfigError(format!(
                 "cluster.followers must be at most 1000, not {}",
                 self.followers
-            ));
+            )));
         }
         if self.slurm.cpus_per_task == 0 {
-            return Err("cluster.slurm.cpus_per_task must be at least 1".to_string());
+            return Err(ConfigError(
+                "cluster.slurm.cpus_per_task must be at least 1".to_string(),
+            ));
         }
         let words = [&self.slurm.partition, &self.slurm.account, &self.slurm.time_limit];
         if let Some(bad) = words
@@ -119,14 +130,14 @@ impl ClusterConfig {
             .chain(&self.slurm.extra_args)
             .find(|w| w.contains(char::is_whitespace))
         {
-            return Err(format!(
+            return Err(ConfigError(format!(
                 "cluster.slurm: {bad:?} must be one word (no spaces or newlines)"
-            ));
+            )));
         }
         if let Some(bad) = self.slurm.extra_args.iter().find(|a| !a.starts_with('-')) {
-            return Err(format!(
+            return Err(ConfigError(format!(
                 "cluster.slurm.extra_args: {bad:?} is not an option (options start with -)"
-            ));
+            )));
         }
         Ok(())
     }
