@@ -54,7 +54,7 @@ struct EvalOut {
 /// The levels' ratings in the `zero eval --out` file at `path` (the rows named after a level), which must rate
 /// players of `game`.
 fn read_level_ratings(path: &Path, game: &str) -> Result<Vec<LevelRating>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = zero_io::read_text_bounded(path, zero_io::FileKind::Results)?;
     let EvalOut { game: rated, standings } = serde_json::from_str(&text)
         .with_context(|| format!("{}: not the standings of zero eval --out", path.display()))?;
     if rated != game {

@@ -49,7 +49,7 @@ pub fn export(args: GamesArgs) -> Result<()> {
             .write_all(text.as_bytes())
             .context("writing to standard output")?;
     } else {
-        zero_games::files::write_atomically(&args.out, text.as_bytes())
+        zero_io::write_atomically(&args.out, text.as_bytes())
             .with_context(|| format!("writing {}", args.out.display()))?;
         eprintln!("zero games: {count} games written to {}", args.out.display());
     }

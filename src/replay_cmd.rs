@@ -17,7 +17,7 @@ pub struct ReplayArgs {
 
 /// `zero replay`: reads every record of a file and replays it under its rules; prints one line per game.
 pub fn replay_file(args: ReplayArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    let text = zero_io::read_text_bounded(&args.file, zero_io::FileKind::Record)?;
     let records = read_records(&text).with_context(|| format!("{}", args.file.display()))?;
     if records.is_empty() {
         bail!("{}: no game record in it", args.file.display());

@@ -31,12 +31,22 @@ pub struct SelfPlayArgs {
     /// With --follow: how long to wait for the run to be driven again (a restart after a kill) before stopping.
     #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "follow")]
     pub wait_for_run: u64,
-    /// Worker threads (default: the config's `selfplay.workers`).
-    #[arg(long)]
+    /// Worker threads, 1 to 256 (default: the config's `selfplay.workers`).
+    #[arg(long, value_parser = workers_in_range)]
     pub workers: Option<usize>,
     /// Run seed (default: the config's `selfplay.seed`).
     #[arg(long)]
     pub seed: Option<u64>,
+}
+
+/// A `--workers` value: the range the config's `selfplay.workers` is checked against, so that the command line
+/// cannot pass what the config refuses.
+fn workers_in_range(text: &str) -> Result<usize, String> {
+    let max = zero_selfplay::config::MAX_WORKERS;
+    match text.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("expected a number of workers from 1 to {max}, got {text:?}")),
+    }
 }
 
 /// Plays `--games` games with `--model` into `--out`.
@@ -44,7 +54,7 @@ fn play<G: Registered>(args: &SelfPlayArgs, config: &RunConfig) -> Result<()> {
     let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
     let mut sp = config.selfplay.clone();
     if let Some(w) = args.workers {
-        sp.workers = w.max(1);
+        sp.workers = w;
     }
     if let Some(s) = args.seed {
         sp.seed = s;

@@ -206,3 +206,53 @@ fn completions_and_man_pages_come_from_the_argument_definitions() {
     let run_page = std::fs::read_to_string(out_dir.join("zero-run.1")).unwrap();
     assert!(run_page.contains("\\-\\-run\\-dir"), "{run_page}");
 }
+
+#[test]
+fn special_files_named_on_the_command_line_are_refused_at_once_naming_them() {
+    // From the audit of issue 103: `zero run /dev/zero` and `zero replay /dev/zero` read without end.
+    for args in [&["run", "/dev/zero"][..], &["replay", "/dev/zero"], &["replay", "/"]] {
+        let out = zero(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!("{}: not a regular file", args[1])),
+            "{args:?}: {err}"
+        );
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let big = tmp.path().join("huge.toml");
+    std::fs::File::create(&big).unwrap().set_len(1 << 30).unwrap();
+    let out = zero(&["run", big.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("1073741824 bytes, more than the 1048576 a config may have"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_worker_count_the_config_would_refuse_is_refused_on_the_command_line_too() {
+    // From the audit of issue 103: `--workers 100000` bypassed the config's 1-256 check and grew to 3 GB.
+    for workers in ["0", "100000", "-1", "many"] {
+        let flag = format!("--workers={workers}");
+        let out = zero(&[
+            "selfplay",
+            "--config",
+            "configs/bashni-quick.toml",
+            "--model",
+            "uniform",
+            "--games",
+            "1",
+            "--out",
+            "/nonexistent/never-written",
+            &flag,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "--workers {workers}");
+        assert!(
+            stderr(&out).contains("expected a number of workers from 1 to 256"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}

@@ -214,7 +214,7 @@ fn an_interrupted_run_cancels_its_followers_before_it_exits() {
     // The run and its followers ended between writes: nothing half-written is left for a later session.
     let temporaries: Vec<PathBuf> = walk(&run_dir)
         .into_iter()
-        .filter(|p| zero_games::files::is_temporary(p))
+        .filter(|p| zero_io::is_temporary(p))
         .collect();
     assert!(temporaries.is_empty(), "{temporaries:?}");
 }

@@ -213,6 +213,49 @@ fn loading_refuses_damaged_bundles_naming_what_is_wrong() {
         },
         "the manifest names \"../outside.bin\", which is not a plain file name inside the bundle",
     );
+    // Files that are not what they claim, from the audit of issue 103: each refused at once, naming the file.
+    case(
+        "manifest-device",
+        &|b| {
+            std::fs::remove_file(b.join("manifest.json")).unwrap();
+            std::os::unix::fs::symlink("/dev/zero", b.join("manifest.json")).unwrap();
+        },
+        "manifest.json: leads outside",
+    );
+    case(
+        "manifest-fifo",
+        &|b| {
+            std::fs::remove_file(b.join("manifest.json")).unwrap();
+            let made = std::process::Command::new("mkfifo")
+                .arg(b.join("manifest.json"))
+                .status()
+                .unwrap();
+            assert!(made.success());
+        },
+        "manifest.json: not a regular file but a FIFO",
+    );
+    case(
+        "sparse-weights",
+        &|b| {
+            // Listed with its real size, then grown to 1 GiB without writing a byte.
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(b.join("network.pt"))
+                .unwrap();
+            file.set_len(1 << 30).unwrap();
+        },
+        "checksum mismatch for network.pt: 1073741824 bytes, the manifest says",
+    );
+    case(
+        "escaping-link",
+        &|b| {
+            // The same bytes, so that only where they are gives it away.
+            let outside = b.with_extension("outside.pt");
+            std::fs::rename(b.join("network.pt"), &outside).unwrap();
+            std::os::unix::fs::symlink(&outside, b.join("network.pt")).unwrap();
+        },
+        "network.pt: leads outside",
+    );
     case(
         "absolute-torchscript",
         &|b| {

@@ -68,7 +68,7 @@ impl BookCache {
 
     /// The cache under `$ZERO_CACHE/books`, or `~/.cache/zero/books`; none where neither can be named.
     pub fn in_zero_cache(build: &str) -> Option<Self> {
-        zero_games::files::zero_cache_dir().map(|dir| Self::new(dir.join("books"), build))
+        zero_io::zero_cache_dir().map(|dir| Self::new(dir.join("books"), build))
     }
 
     /// The key of the book `request` asks for under `rules`.
@@ -162,7 +162,7 @@ fn write(path: &Path, key: &BookKey, book: &OpeningBook) -> std::io::Result<()> 
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    zero_games::files::write_atomically(path, text.as_bytes())
+    zero_io::write_atomically(path, text.as_bytes())
 }
 
 #[cfg(test)]

@@ -216,7 +216,7 @@ impl OpeningBook {
     /// Writes the book as JSON, atomically: a kill leaves the old file or the new one, never half of one.
     pub fn save(&self, path: &Path) -> Result<(), ArenaError> {
         let text = serde_json::to_string_pretty(self).expect("a book serialises");
-        zero_games::files::write_atomically(path, (text + "\n").as_bytes()).map_err(|source| ArenaError::Io {
+        zero_io::write_atomically(path, (text + "\n").as_bytes()).map_err(|source| ArenaError::Io {
             path: path.display().to_string(),
             source,
         })

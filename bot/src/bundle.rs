@@ -16,9 +16,11 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use zero_checkpoint::{CheckpointMeta, NetworkConfig};
 use zero_games::{Encoding, GameKind};
+use zero_io::FileKind;
 use zero_search::{SearchConfig, SideRoots, SideWeights};
 
 /// Version of the manifest layout; a loader refuses any other.
@@ -152,10 +154,18 @@ pub struct Bundle {
 }
 
 pub(crate) fn sha256_file(path: &Path) -> Result<FileDigest> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let (file, _) = zero_io::open_bounded(path, FileKind::Network)?;
+    sha256_of(file, path)
+}
+
+/// The digest of what is left to read of `file` (at most a network file's cap), which is `path`.
+fn sha256_of(file: std::fs::File, path: &Path) -> Result<FileDigest> {
+    let mut hasher = Sha256::new();
+    let bytes = std::io::copy(&mut file.take(FileKind::Network.cap()), &mut hasher)
+        .with_context(|| format!("reading {}", path.display()))?;
     Ok(FileDigest {
-        sha256: format!("{:x}", Sha256::digest(&bytes)),
-        bytes: bytes.len() as u64,
+        sha256: format!("{:x}", hasher.finalize()),
+        bytes,
     })
 }
 
@@ -192,7 +202,7 @@ impl Bundle {
     pub fn onnx(&self) -> Result<Vec<u8>> {
         if self.manifest.files.contains_key(ONNX_FILE) {
             let path = self.dir.join(ONNX_FILE);
-            return std::fs::read(&path).with_context(|| format!("reading {}", path.display()));
+            return Ok(zero_io::read_bounded(&path, FileKind::Network)?);
         }
         zero_onnx::checkpoint_file_to_onnx(&self.weights())
             .with_context(|| format!("bundle {}: writing its checkpoint as ONNX", self.dir.display()))
@@ -208,8 +218,13 @@ impl Bundle {
 /// as such and not as a parse error.
 fn read_manifest(dir: &Path) -> Result<Manifest> {
     let manifest_path = dir.join(MANIFEST_FILE);
-    let text = std::fs::read_to_string(&manifest_path)
-        .with_context(|| format!("bundle {}: missing file {MANIFEST_FILE}", dir.display()))?;
+    if !manifest_path.exists() {
+        bail!("bundle {}: missing file {MANIFEST_FILE}", dir.display());
+    }
+    zero_io::require_within(&manifest_path, dir, FileKind::Manifest)
+        .with_context(|| format!("bundle {}", dir.display()))?;
+    let text = zero_io::read_text_bounded(&manifest_path, FileKind::Manifest)
+        .with_context(|| format!("bundle {}", dir.display()))?;
     let raw: serde_json::Value = serde_json::from_str(&text)
         .with_context(|| format!("bundle {}: {MANIFEST_FILE} is not JSON", dir.display()))?;
     match raw.get("manifest_version").and_then(|v| v.as_u64()) {
@@ -239,10 +254,21 @@ fn verify_files(dir: &Path, manifest: &Manifest) -> Result<()> {
     }
     for (file, digest) in &manifest.files {
         let path = dir.join(file);
-        if !path.is_file() {
+        if !path.exists() {
             bail!("bundle {}: missing file {file}", dir.display());
         }
-        let found = sha256_file(&path)?;
+        let context = || format!("bundle {}", dir.display());
+        zero_io::require_within(&path, dir, FileKind::Network).with_context(context)?;
+        let (opened, size) = zero_io::open_bounded(&path, FileKind::Network).with_context(context)?;
+        // A file of another size cannot match: refused before a byte of it is read.
+        if size != digest.bytes {
+            bail!(
+                "bundle {}: checksum mismatch for {file}: {size} bytes, the manifest says {} (not read)",
+                dir.display(),
+                digest.bytes
+            );
+        }
+        let found = sha256_of(opened, &path)?;
         if found != *digest {
             bail!(
                 "bundle {}: checksum mismatch for {file}: sha256 {} ({} bytes), manifest says {} ({} bytes)",

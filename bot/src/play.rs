@@ -158,13 +158,13 @@ fn command<G: Encoding>(
 /// Writes the game so far to `file` as a record, atomically.
 fn save<G: Game>(session: &Session<G>, game: &G, file: &Path) -> Result<()> {
     let text = crate::record::record_text(&session.start, &session.moves, game, session.human, "zero play")?;
-    zero_games::files::write_atomically(file, text.as_bytes()).with_context(|| format!("writing {}", file.display()))
+    zero_io::write_atomically(file, text.as_bytes()).with_context(|| format!("writing {}", file.display()))
 }
 
 /// Reads the first record of `file`, which must be played under the bot's rules, and makes it the session's
 /// game; returns its last position.
 fn load<G: Game>(session: &mut Session<G>, rules: &G::Rules, file: &Path) -> Result<G> {
-    let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let text = zero_io::read_text_bounded(file, zero_io::FileKind::Record)?;
     let replay = crate::record::first_game::<G>(&text, &file.display().to_string(), rules)?;
     session.start = replay.start;
     session.moves = replay.moves;

@@ -144,9 +144,15 @@ pub fn read(path: &Path) -> Result<(CheckpointMeta, ParsedTensors), CheckpointEr
 
 /// A checkpoint file's bytes.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, CheckpointError> {
-    std::fs::read(path).map_err(|source| CheckpointError::Io {
-        path: path.to_path_buf(),
-        source,
+    zero_io::read_bounded(path, zero_io::FileKind::Network).map_err(|e| match e {
+        zero_io::OpenError::Io { source, .. } => CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+        refused => CheckpointError::Corrupt {
+            path: path.to_path_buf(),
+            reason: refused.to_string(),
+        },
     })
 }
 

@@ -28,7 +28,7 @@ use crate::records::ShardHeader;
 use crate::schema;
 use crate::schema::GAMES_SUFFIX;
 use crate::writer::{ShardSummary, check_shard_name, shard_paths};
-use zero_games::files::{TEMP_MARKER, remove_if_abandoned, remove_if_unheld, write_atomically_held};
+use zero_io::{TEMP_MARKER, remove_if_abandoned, remove_if_unheld, write_atomically_held};
 
 /// File metadata key of a merged shard: the names of the shards it replaces, as a JSON array of strings.
 pub const MERGED_FROM_KEY: &str = "zero.merged_from";

@@ -27,7 +27,7 @@ use crate::schema::{
     self, GAMES_SUFFIX, LEGACY_POSITIONS_SUFFIX, POSITIONS_SUFFIX, ShardSpec, game_columns, position_columns,
 };
 use crate::thrift;
-use zero_games::files::is_temporary;
+use zero_io::is_temporary;
 
 /// Rows per Arrow batch when reading: large enough to amortize decoding, small enough to stay a few MB.
 pub const READ_BATCH_ROWS: usize = 1024;

@@ -20,7 +20,7 @@ use crate::digest::DigestedWriter;
 use crate::error::{DataError, RowError};
 use crate::records::{GameRecord, PositionRecord, ShardHeader};
 use crate::schema::{self, GAMES_SUFFIX, LEGACY_POSITIONS_SUFFIX, POSITIONS_SUFFIX};
-use zero_games::files::write_atomically_held;
+use zero_io::write_atomically_held;
 
 /// The paths and sizes of a written shard.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,7 +70,7 @@ pub fn shard_paths(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
 pub(crate) fn check_shard_name(dir: &Path, name: &str) -> Result<(), DataError> {
     let bad_name = name.is_empty()
         || name.contains(['/', '\\'])
-        || name.contains(zero_games::files::TEMP_MARKER)
+        || name.contains(zero_io::TEMP_MARKER)
         || name.ends_with(".games")
         || name.ends_with(".positions");
     if bad_name {
@@ -183,7 +183,7 @@ impl ShardWriter {
         }
         let (game_rows, position_rows) = (games.rows, positions.rows);
         // Both halves or neither, even when the process is told to end meanwhile.
-        let _writing = zero_games::files::writing();
+        let _writing = zero_io::writing();
         let games_batch = games
             .finish(&header)
             .map_err(|e| DataError::corrupt_data(&games_path, e))?;

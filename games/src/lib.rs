@@ -29,7 +29,6 @@ pub mod checks;
 mod common;
 pub mod connect4;
 pub mod encoding;
-pub mod files;
 pub mod grid;
 pub mod heuristic;
 pub mod registry;

@@ -52,7 +52,7 @@ impl Checkpoint {
             path: path.to_path_buf(),
             reason: e.to_string(),
         })?;
-        zero_games::files::write_atomically(path, &bytes).map_err(|source| CheckpointError::Io {
+        zero_io::write_atomically(path, &bytes).map_err(|source| CheckpointError::Io {
             path: path.to_path_buf(),
             source,
         })

@@ -127,7 +127,7 @@ pub fn write_jsonl(path: &Path, records: &[MatchRecord]) -> Result<(), MatchReco
         serde_json::to_writer(&mut out, record).map_err(|e| io(e.into()))?;
         out.push(b'\n');
     }
-    zero_games::files::write_atomically(path, &out).map_err(io)
+    zero_io::write_atomically(path, &out).map_err(io)
 }
 
 /// Reads records written by [`write_jsonl`].

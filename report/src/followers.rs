@@ -60,7 +60,7 @@ pub fn heartbeat_path(run_dir: &Path, id: &str) -> PathBuf {
 pub fn write_heartbeat(run_dir: &Path, beat: &Heartbeat) -> std::io::Result<()> {
     std::fs::create_dir_all(run_dir.join(HEARTBEAT_DIR))?;
     let text = serde_json::to_string_pretty(beat).expect("a heartbeat serializes");
-    zero_games::files::write_atomically(&heartbeat_path(run_dir, &beat.id), text.as_bytes())
+    zero_io::write_atomically(&heartbeat_path(run_dir, &beat.id), text.as_bytes())
 }
 
 /// The heartbeat of follower `id`, if it has written a readable one.
@@ -77,7 +77,7 @@ pub fn read_heartbeats(run_dir: &Path) -> (Vec<Heartbeat>, Vec<String>) {
         .flatten()
         .flatten();
     for path in entries.map(|e| e.path()) {
-        if path.extension().is_none_or(|e| e != "json") || zero_games::files::is_temporary(&path) {
+        if path.extension().is_none_or(|e| e != "json") || zero_io::is_temporary(&path) {
             continue;
         }
         match std::fs::read_to_string(&path).map(|t| serde_json::from_str::<Heartbeat>(&t)) {
@@ -132,7 +132,7 @@ pub fn read_launch_record(run_dir: &Path) -> anyhow::Result<Option<LaunchRecord>
 /// Writes the run's record of its followers, atomically.
 pub fn write_launch_record(run_dir: &Path, record: &LaunchRecord) -> std::io::Result<()> {
     let text = serde_json::to_string_pretty(record).expect("a launch record serializes");
-    zero_games::files::write_atomically(&run_dir.join(LAUNCH_FILE), text.as_bytes())
+    zero_io::write_atomically(&run_dir.join(LAUNCH_FILE), text.as_bytes())
 }
 
 #[cfg(test)]

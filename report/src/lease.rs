@@ -88,11 +88,11 @@ impl LeaseRecord {
     pub fn for_this_process() -> LeaseRecord {
         let pid = std::process::id();
         LeaseRecord {
-            host: zero_games::files::this_host(),
+            host: zero_io::this_host(),
             pid,
             machine: this_machine(),
-            process_start: zero_games::files::process_start(pid).unwrap_or(0),
-            token: format!("{:016x}", zero_games::files::unique_token()),
+            process_start: zero_io::process_start(pid).unwrap_or(0),
+            token: format!("{:016x}", zero_io::unique_token()),
             beat: 0,
             released: false,
         }
@@ -104,7 +104,7 @@ impl LeaseRecord {
         self.released
             || (!self.machine.is_empty()
                 && self.machine == this_machine()
-                && zero_games::files::process_start(self.pid) != Some(self.process_start))
+                && zero_io::process_start(self.pid) != Some(self.process_start))
     }
 }
 
@@ -186,7 +186,7 @@ fn claim(dir: &Path, epoch: u64, record: &LeaseRecord) -> Result<bool, LeaseErro
     let target = epoch_path(dir, epoch);
     let draft = dir.join(format!("claim-{}.json", record.token));
     let text = serde_json::to_vec(record).expect("a lease record serializes");
-    zero_games::files::write_atomically(&draft, &text).map_err(io_error(&draft))?;
+    zero_io::write_atomically(&draft, &text).map_err(io_error(&draft))?;
     let linked = std::fs::hard_link(&draft, &target);
     let _ = std::fs::remove_file(&draft);
     match linked {
@@ -247,7 +247,7 @@ impl Held {
         record.beat += 1;
         let path = epoch_path(&self.dir, self.epoch);
         let text = serde_json::to_vec(&*record).expect("a lease record serializes");
-        let _ = zero_games::files::write_atomically(&path, &text);
+        let _ = zero_io::write_atomically(&path, &text);
     }
 
     fn lost(&self) -> Option<LeaseRecord> {
@@ -381,7 +381,7 @@ impl Drop for Lease {
             let mut record = self.held.record.lock().unwrap_or_else(|e| e.into_inner());
             record.released = true;
             let text = serde_json::to_vec(&*record).expect("a lease record serializes");
-            let _ = zero_games::files::write_atomically(&epoch_path(&self.held.dir, self.held.epoch), &text);
+            let _ = zero_io::write_atomically(&epoch_path(&self.held.dir, self.held.epoch), &text);
         }
     }
 }
@@ -486,7 +486,7 @@ mod tests {
         LeaseRecord {
             host: host.to_string(),
             machine: format!("machine of {host}"),
-            token: format!("{:016x}", zero_games::files::unique_token()),
+            token: format!("{:016x}", zero_io::unique_token()),
             ..LeaseRecord::for_this_process()
         }
     }

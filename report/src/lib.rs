@@ -67,8 +67,7 @@ pub fn write_report(run_dir: &Path) -> Result<Report> {
     tensorboard::write_events(run_dir, &generations, &steps)?;
     let html = out.join("index.html");
     let page = page(run_dir, &generations, &plots, &config);
-    zero_games::files::write_atomically(&html, page.as_bytes())
-        .with_context(|| format!("writing {}", html.display()))?;
+    zero_io::write_atomically(&html, page.as_bytes()).with_context(|| format!("writing {}", html.display()))?;
     Ok(Report { html, plots })
 }
 

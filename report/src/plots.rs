@@ -100,11 +100,7 @@ fn chart(path: &Path, title: &str, x: (&str, XAxis), y_label: &str, series: &[Se
     };
     register_font();
     // Written beside the target and renamed, like every zero file; the encoder wants a .png ending.
-    let tmp = path.with_extension(format!(
-        "{}{}.png",
-        &zero_games::files::TEMP_MARKER[1..],
-        std::process::id()
-    ));
+    let tmp = path.with_extension(format!("{}{}.png", &zero_io::TEMP_MARKER[1..], std::process::id()));
     {
         let root = BitMapBackend::new(&tmp, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;

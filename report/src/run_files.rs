@@ -42,7 +42,7 @@ pub fn jsonl_files(dir: &Path) -> Vec<PathBuf> {
             files.push(path);
         }
     }
-    files.retain(|p| p.extension().is_some_and(|e| e == "jsonl") && !zero_games::files::is_temporary(p));
+    files.retain(|p| p.extension().is_some_and(|e| e == "jsonl") && !zero_io::is_temporary(p));
     files.sort();
     files
 }

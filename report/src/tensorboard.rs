@@ -147,7 +147,7 @@ pub fn write_events(
         push_record(&mut bytes, &scalars_event(wall_time, summary.generation.into(), values));
     }
     let path = dir.join(EVENT_FILE);
-    zero_games::files::write_atomically(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
+    zero_io::write_atomically(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
     Ok(path)
 }
 

@@ -105,7 +105,7 @@ fn leftovers(root: &Path) -> Result<Vec<PathBuf>> {
             let orphan = name
                 .strip_suffix(zero_data::GAMES_SUFFIX)
                 .is_some_and(|stem| !zero_data::shard_paths(&dir, stem).0.exists());
-            if zero_games::files::is_temporary(&path) || (dir.ends_with("data") && orphan) {
+            if zero_io::is_temporary(&path) || (dir.ends_with("data") && orphan) {
                 found.push(path);
             }
         }

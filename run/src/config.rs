@@ -245,7 +245,7 @@ impl RunConfig {
     /// Loads a config file and applies `--set section.key=value` overrides before checking it, so that an
     /// override is checked exactly like the file (unknown keys and wrong types name the full path).
     pub fn load_with_overrides(path: &Path, overrides: &[String]) -> Result<RunConfig> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading config {}", path.display()))?;
+        let text = zero_io::read_text_bounded(path, zero_io::FileKind::Config).context("reading config")?;
         Self::parse_with_overrides(&text, &path.display().to_string(), overrides)
     }
 

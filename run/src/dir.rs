@@ -124,7 +124,7 @@ impl RunDir {
     /// locked and kept) and orphaned shard halves.
     pub fn clean_leftovers(&self) -> Result<()> {
         // Another host's follower may be between the two halves of a shard, with a lock this host cannot see.
-        let host = zero_games::files::this_host();
+        let host = zero_io::this_host();
         let elsewhere = |shard: &str| zero_report::run_files::follower_shard_host(shard).is_some_and(|h| h != host);
         let removed =
             zero_data::clean_incomplete(&self.data_dir(), elsewhere).context("cleaning the data directory")?;
@@ -147,7 +147,7 @@ impl RunDir {
         for sub in dirs {
             for entry in std::fs::read_dir(&sub)?.flatten() {
                 let path = entry.path();
-                if zero_games::files::is_temporary(&path) && zero_games::files::remove_if_abandoned(&path)? {
+                if zero_io::is_temporary(&path) && zero_io::remove_if_abandoned(&path)? {
                     count += 1;
                 }
             }
@@ -222,8 +222,7 @@ impl RunDir {
         self.check_lease()?;
         let path = self.root.join("state.json");
         let text = serde_json::to_string_pretty(state)?;
-        zero_games::files::write_atomically(&path, text.as_bytes())
-            .with_context(|| format!("writing {}", path.display()))
+        zero_io::write_atomically(&path, text.as_bytes()).with_context(|| format!("writing {}", path.display()))
     }
 
     /// Appends one JSON line. A torn last line (a kill or a full disk while appending) is cut off first, so that

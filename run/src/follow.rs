@@ -34,14 +34,14 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
     if let Some(w) = options.workers {
         sp.workers = w.max(1);
     }
-    let host = zero_games::files::this_host();
+    let host = zero_io::this_host();
     let run_name = run_dir
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     // This follower's own token: its games and shard names differ from every other follower's, even one with
     // the same PID on the same host name (containers).
-    let instance = zero_games::files::unique_token();
+    let instance = zero_io::unique_token();
     let mut pulse = Pulse::start(run_dir, &host, instance);
     // Kept across rounds: a run driven from another machine is known stopped once its beat has stood still.
     let mut lease = LeaseWatch::new(run_dir);

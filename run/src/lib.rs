@@ -74,14 +74,14 @@ fn wait_for_signal(caught: &std::sync::atomic::AtomicUsize, status: fn(i32) -> i
     }
 }
 
-/// Ends the process with `code` once no file is being written ([`zero_games::files::stop_writes`]): how the run
+/// Ends the process with `code` once no file is being written ([`zero_io::stop_writes`]): how the run
 /// and its followers end on SIGINT or SIGTERM. It exits with `_exit`, running no exit handlers and no static
 /// destructors: libtorch's, run while another thread still trained, killed the process by a signal in place of
 /// its status (seen as an interrupted run that ended without 130). Every file is written atomically, so nothing
 /// is left to flush but the terminal's lines.
 pub fn exit_between_writes(code: i32) -> ! {
     use std::io::Write;
-    zero_games::files::stop_writes();
+    zero_io::stop_writes();
     let last_words = LAST_WORDS.lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(say) = last_words {
         say();

@@ -61,11 +61,11 @@ pub fn run(args: RunRequest) -> Result<()> {
     crate::log::log_into(&log).with_context(|| format!("opening the run's log {}", log.display()))?;
     tracing::info!("session of {} in {}", args.version.trim_end(), dir.root().display());
     if record_config {
-        zero_games::files::write_atomically(&dir.config_path(), config.to_toml().as_bytes())?;
+        zero_io::write_atomically(&dir.config_path(), config.to_toml().as_bytes())?;
     }
     if !dir.root().join("version.txt").exists() {
         let version = format!("{}\n", args.version.trim_end());
-        zero_games::files::write_atomically(&dir.root().join("version.txt"), version.as_bytes())?;
+        zero_io::write_atomically(&dir.root().join("version.txt"), version.as_bytes())?;
     }
     // The followers of `[cluster]` play beside the run while it is driven, and stop with it.
     let followers = crate::cluster::Followers::start(&config.cluster, dir.root())?;
@@ -96,7 +96,7 @@ struct Resolved {
 fn resolve(args: &RunRequest) -> Result<Resolved> {
     let (text, origin, name) = match &args.config {
         Some(path) => (
-            std::fs::read_to_string(path).with_context(|| format!("reading config {}", path.display()))?,
+            zero_io::read_text_bounded(path, zero_io::FileKind::Config).context("reading config")?,
             path.display().to_string(),
             path.file_stem()
                 .map(|s| s.to_string_lossy().into_owned())

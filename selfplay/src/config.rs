@@ -239,6 +239,17 @@ impl SelfPlayConfig {
                 return fail(key, "must be within [0, 1]");
             }
         }
+        // A value is in [-1, 1]: a threshold outside it would resign every game (above 1) or silently never
+        // (below -1, where -1 is the documented way to switch resignation off).
+        if !(-1.0..=1.0).contains(&self.resign_threshold) {
+            return fail(
+                "resign_threshold",
+                &format!(
+                    "must be within [-1, 1] (-1 switches resignation off), got {}",
+                    self.resign_threshold
+                ),
+            );
+        }
         // A NaN passes a plain `< 0`; it and an infinity would garble every move choice.
         for (key, t) in [
             ("temperature_start", self.temperature_start),

@@ -371,6 +371,26 @@ fn each_side_searches_with_its_own_share_of_the_simulations() {
 }
 
 #[test]
+fn a_resign_threshold_outside_the_value_range_is_refused_by_name() {
+    // From the audit of issue 103: 2.0 was accepted and resigned every game.
+    for bad in [2.0, 1.01, -1.5, f32::NAN] {
+        let config = SelfPlayConfig {
+            resign_threshold: bad,
+            ..SelfPlayConfig::default()
+        };
+        let err = config.validate().unwrap_err();
+        assert_eq!(err.key, "resign_threshold", "{bad}: {err}");
+    }
+    for good in [-1.0, -0.95, 1.0] {
+        let config = SelfPlayConfig {
+            resign_threshold: good,
+            ..SelfPlayConfig::default()
+        };
+        assert_eq!(config.validate(), Ok(()), "{good}");
+    }
+}
+
+#[test]
 fn a_side_factor_out_of_range_is_refused_by_name() {
     for bad in [0.0, -1.0, 17.0, f32::NAN] {
         let config = SelfPlayConfig {

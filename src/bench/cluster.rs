@@ -73,7 +73,7 @@ pub fn run(args: ClusterBenchArgs) -> Result<()> {
     let config = RunConfig::parse(zero_run::DEFAULT_CONFIG, "the embedded config")?;
     let tmp = tempfile::tempdir()?;
     let dir = RunDir::open(tmp.path())?;
-    zero_games::files::write_atomically(&dir.config_path(), config.to_toml().as_bytes())?;
+    zero_io::write_atomically(&dir.config_path(), config.to_toml().as_bytes())?;
     let data = dir.data_dir();
     let seed = one_real_shard(&data)?;
     // Kept outside the data directory, to be copied under followers' names.

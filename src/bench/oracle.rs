@@ -144,7 +144,7 @@ fn make_set(table: &zero_tablebase::Table, args: &OracleBenchArgs, out: &std::pa
 
 /// Writes a new set's `text` to `out` atomically and says so.
 pub(crate) fn write_set(out: &std::path::Path, text: &str, positions: usize, started: Instant) -> Result<()> {
-    zero_games::files::write_atomically(out, text.as_bytes()).with_context(|| format!("writing {}", out.display()))?;
+    zero_io::write_atomically(out, text.as_bytes()).with_context(|| format!("writing {}", out.display()))?;
     println!(
         "wrote {positions} positions to {} in {:.1} s",
         out.display(),

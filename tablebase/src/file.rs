@@ -125,7 +125,7 @@ impl Table {
             written_by: format!("zero-tablebase {}", env!("CARGO_PKG_VERSION")),
         };
         let json = serde_json::to_vec_pretty(&header).expect("a header serialises");
-        zero_games::files::write_atomically_with(path, |file| {
+        zero_io::write_atomically_with(path, |file| {
             let mut out = BufWriter::with_capacity(1 << 20, file);
             out.write_all(MAGIC)?;
             out.write_all(&(json.len() as u64).to_le_bytes())?;

@@ -31,7 +31,7 @@ pub use table::Table;
 /// Where a tablebase is solved to and looked for when no file is named: `$ZERO_CACHE/tablebases/baghchal.tb`
 /// (`~/.cache/zero/...` by default); none without a home directory.
 pub fn default_path() -> Option<std::path::PathBuf> {
-    zero_games::files::zero_cache_dir().map(|dir| dir.join("tablebases").join("baghchal.tb"))
+    zero_io::zero_cache_dir().map(|dir| dir.join("tablebases").join("baghchal.tb"))
 }
 
 /// Opens the finished tablebase `file`, or the default one ([`default_path`]) when none is named; a default

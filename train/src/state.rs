@@ -79,12 +79,13 @@ pub fn save(path: &Path, state: &TrainState, tensors: &[(String, Tensor)]) -> Re
     let json = zero_model::sealed_json(&state, by_name(&mut views));
     let bytes =
         serialize_with_metadata(&raw, METADATA_KEY, json).map_err(|e| TrainError::state(path, e.to_string()))?;
-    zero_games::files::write_atomically(path, &bytes).map_err(|e| TrainError::state(path, e.to_string()))
+    zero_io::write_atomically(path, &bytes).map_err(|e| TrainError::state(path, e.to_string()))
 }
 
 /// Reads a train-state file: its state and its tensors (on the CPU).
 pub fn load(path: &Path) -> Result<(TrainState, Vec<(String, Tensor)>), TrainError> {
-    let bytes = std::fs::read(path).map_err(|e| TrainError::state(path, e.to_string()))?;
+    let bytes =
+        zero_io::read_bounded(path, zero_io::FileKind::Network).map_err(|e| TrainError::state(path, e.to_string()))?;
     let bad = |reason: String| TrainError::state(path, reason);
     let (_, metadata) = SafeTensors::read_metadata(&bytes).map_err(|e| bad(format!("{e:?}")))?;
     let file = SafeTensors::deserialize(&bytes).map_err(|e| bad(format!("corrupt or truncated: {e:?}")))?;

@@ -22,7 +22,7 @@ impl LocalLauncher {
     }
 
     fn spawn(&mut self, slot: u32) -> Result<(String, String)> {
-        let follower_id = format!("local-{slot}-{:08x}", zero_games::files::unique_token() as u32);
+        let follower_id = format!("local-{slot}-{:08x}", zero_io::unique_token() as u32);
         let logs = self.command.run_dir.join(HEARTBEAT_DIR);
         std::fs::create_dir_all(&logs)?;
         let log_path = logs.join(format!("{follower_id}.log"));

@@ -43,7 +43,7 @@ impl SlurmLauncher {
             command.run_dir.display(),
             call.join(" ")
         );
-        zero_games::files::write_atomically(&script, text.as_bytes())?;
+        zero_io::write_atomically(&script, text.as_bytes())?;
         Ok(SlurmLauncher {
             command,
             settings: settings.clone(),

@@ -4,7 +4,7 @@
 
 use std::sync::mpsc;
 use std::time::Duration;
-use zero_games::files::{stop_writes, writing};
+use zero_io::{stop_writes, writing};
 
 #[test]
 fn a_write_nested_in_a_held_one_finishes_after_the_process_starts_ending() {
