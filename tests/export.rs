@@ -83,6 +83,23 @@ fn export_of_a_checkpoint_writes_weights_torchscript_and_a_complete_manifest() {
         "{}",
         text(&again.stderr)
     );
+    // What a killed export left (its process gone) is swept by the next export of that name; a live
+    // process's temporary is left to it. From the audit of issue 103.
+    let dead = dir.join(".second.tmp-4294967295");
+    let live = dir.join(format!(".second.tmp-{}", std::process::id()));
+    for left in [&dead, &live] {
+        std::fs::create_dir_all(left).unwrap();
+        std::fs::write(left.join("network.safetensors"), b"half").unwrap();
+    }
+    let second = zero(&[
+        "export",
+        dir.join("net.safetensors").to_str().unwrap(),
+        "--out",
+        dir.join("second").to_str().unwrap(),
+    ]);
+    assert!(second.status.success(), "{}", text(&second.stderr));
+    assert!(!dead.exists(), "a dead export's temporary was kept");
+    assert!(live.exists(), "a live process's temporary was removed");
 }
 
 #[test]

@@ -43,6 +43,7 @@ pub fn export<G: Encoding>(checkpoint: &Path, out: &Path, options: ExportOptions
         .file_name()
         .context("--out needs a directory name")?
         .to_string_lossy();
+    sweep_abandoned(parent, &name);
     let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
@@ -103,6 +104,27 @@ fn manifest_for(
         },
         files,
         level_ratings: options.level_ratings,
+    }
+}
+
+/// Removes what killed exports of a bundle named `name` left in `parent`: their temporary directories
+/// (`.NAME.tmp-PID`) whose process is gone. One of a live export is left to it.
+fn sweep_abandoned(parent: &Path, name: &str) {
+    let prefix = format!(".{name}.tmp-");
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(pid) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let alive = pid
+            .parse::<u32>()
+            .is_ok_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
+        if !alive {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
     }
 }
 

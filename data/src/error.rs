@@ -58,9 +58,26 @@ pub enum DataError {
     /// A shard of that name is already complete; writers never replace finished data.
     #[error("{path}: shard already exists")]
     AlreadyExists { path: PathBuf },
-    /// The replay window holds no readable positions.
-    #[error("{dir}: the replay window holds no readable positions")]
-    EmptyWindow { dir: PathBuf },
+    /// The replay window holds no readable positions; `failures` says why each shard that failed did.
+    #[error("{dir}: the replay window holds no readable positions{}", failures_note(.failures))]
+    EmptyWindow { dir: PathBuf, failures: Vec<String> },
+}
+
+/// The shards that failed, for [`DataError::EmptyWindow`]: how many, and the first three with their reasons.
+fn failures_note(failures: &[String]) -> String {
+    match failures {
+        [] => " (no shard in it failed: it holds no positions)".to_string(),
+        _ => {
+            let shown: Vec<&str> = failures.iter().take(3).map(String::as_str).collect();
+            let more = failures.len().saturating_sub(shown.len());
+            let rest = if more > 0 {
+                format!("; and {more} more")
+            } else {
+                String::new()
+            };
+            format!("; {} shard(s) failed: {}{rest}", failures.len(), shown.join("; "))
+        }
+    }
 }
 
 impl DataError {
@@ -76,7 +93,7 @@ impl DataError {
             | DataError::Incompatible { path, .. }
             | DataError::InvalidRecord { path, .. }
             | DataError::AlreadyExists { path } => path,
-            DataError::EmptyWindow { dir } => dir,
+            DataError::EmptyWindow { dir, .. } => dir,
         }
     }
 

@@ -168,6 +168,8 @@ pub struct ReplayIndex {
     total_positions: u64,
     window_positions: usize,
     skipped: Vec<PathBuf>,
+    /// Why each of `skipped` was left out, for the error of a window left with nothing.
+    skipped_reasons: Vec<String>,
 }
 
 impl ReplayIndex {
@@ -237,6 +239,7 @@ impl ReplayIndex {
             });
         }
         let skipped = errors.iter().map(|e| e.path().to_path_buf()).collect();
+        let skipped_reasons = errors.iter().map(ToString::to_string).collect();
         (
             ReplayIndex {
                 dir: set.dir().to_path_buf(),
@@ -244,6 +247,7 @@ impl ReplayIndex {
                 total_positions,
                 window_positions,
                 skipped,
+                skipped_reasons,
             },
             errors,
         )
@@ -344,6 +348,8 @@ const SAMPLE_COLUMNS: [&str; 10] = [
 /// stream ends (`None`) only when no readable shard is left.
 pub struct SampleStream {
     dir: PathBuf,
+    /// Why shards failed, from the index and from reading: named when nothing readable is left.
+    failures: Vec<String>,
     slices: Vec<ShardSlice>,
     /// Each slice's file, opened at its first piece and kept (its footer) for the later ones.
     files: Vec<Option<ShardFile>>,
@@ -384,6 +390,7 @@ impl SampleStream {
             .collect();
         SampleStream {
             dir: index.dir.clone(),
+            failures: index.skipped_reasons.clone(),
             slices: index.slices.clone(),
             files: vec![None; index.slices.len()],
             dropped: vec![false; index.slices.len()],
@@ -423,8 +430,16 @@ impl SampleStream {
         while drawn.samples.len() < count {
             match self.next() {
                 Some(Ok(sample)) => drawn.samples.push(sample),
-                Some(Err(e)) => drawn.skipped.push(e),
-                None => return Err(DataError::EmptyWindow { dir: self.dir.clone() }),
+                Some(Err(e)) => {
+                    self.failures.push(e.to_string());
+                    drawn.skipped.push(e);
+                }
+                None => {
+                    return Err(DataError::EmptyWindow {
+                        dir: self.dir.clone(),
+                        failures: self.failures.clone(),
+                    });
+                }
             }
         }
         Ok(drawn)

@@ -219,10 +219,16 @@ fn an_index_leaves_out_bad_shards_and_an_empty_window_is_an_error() {
     let set = ShardSet::scan(dir.path()).unwrap();
     let (index, errors) = ReplayIndex::build(&set, &WindowRule::Fixed { positions: 10 }, None);
     assert_eq!(errors.len(), 1);
-    assert_eq!(index.skipped(), [bad.positions_path]);
+    assert_eq!(index.skipped(), std::slice::from_ref(&bad.positions_path));
     assert_eq!(index.total_positions(), 0);
     let err = SampleStream::new(&index, &ReplayConfig::default()).draw(1).unwrap_err();
     assert!(matches!(err, DataError::EmptyWindow { .. }), "{err}");
+    // The error names the shard that failed and why (the audit of issue 103 found it named neither).
+    let message = err.to_string();
+    assert!(
+        message.contains("1 shard(s) failed: ") && message.contains(&bad.positions_path.display().to_string()),
+        "{message}"
+    );
 }
 
 #[test]

@@ -180,6 +180,9 @@ pub struct ReadRecord {
     pub line: usize,
     /// The line of each move.
     pub move_lines: Vec<usize>,
+    /// Whether its movetext ended with a result, as PGN and PDN end every game (`*` when unfinished); a record
+    /// without one was cut short, and [`replay`](crate::replay) refuses it.
+    pub terminated: bool,
 }
 
 /// What is wrong with a record, and on which line.

@@ -40,6 +40,7 @@ impl Partial {
                 },
                 line,
                 move_lines: Vec::new(),
+                terminated: false,
             },
             result: None,
         }
@@ -175,6 +176,7 @@ impl Reader {
                     RecordError::new(partial.read.line, format!("Result tag {text:?} is not a result"))
                 })?),
             };
+        partial.read.terminated = partial.result.is_some();
         partial.read.record.result = match (partial.result, tagged) {
             (Some((ended, line)), Some(tag)) if ended != tag => {
                 return Err(RecordError::new(

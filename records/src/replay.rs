@@ -91,6 +91,13 @@ pub fn replay<G: Game>(read: &ReadRecord) -> Result<Replay<G>, RecordError> {
             )));
         }
     }
+    if !read.terminated {
+        let line = read.move_lines.last().copied().unwrap_or(read.line);
+        return Err(RecordError::new(
+            line,
+            "the movetext ends without a result (1-0, 0-1, 1/2-1/2 or *): the record is cut short",
+        ));
+    }
     Ok(Replay {
         rules,
         start,

@@ -14,6 +14,7 @@ pub fn write_record<G: Game>(record: &Record) -> Result<String, RecordError> {
         record: record.clone(),
         line: 0,
         move_lines: Vec::new(),
+        terminated: true,
     };
     let replayed = replay::<G>(&read)?;
     let mut text = String::new();

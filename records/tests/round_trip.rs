@@ -251,6 +251,11 @@ fn a_bad_record_is_refused_naming_its_line_and_why() {
             "line 3: move 3 \"c3-b4\": bad move \"c3-b4\"",
         ),
         ("1. c3-d4 ??\n", "line 1: \"??\" is not a move"),
+        // From the audit of issue 103: a file cut in mid-movetext replayed as a complete game.
+        (
+            "[Event \"x\"]\n1. c3-d4 f6-e5\n",
+            "line 2: the movetext ends without a result (1-0, 0-1, 1/2-1/2 or *): the record is cut short",
+        ),
     ];
     for (text, expected) in cases {
         let found = error(text);
