@@ -5,6 +5,7 @@
 
 mod game_arg;
 mod games_cmd;
+mod global;
 mod libtorch;
 mod local_cmd;
 mod replay_cmd;
@@ -22,12 +23,9 @@ use std::ffi::OsString;
     about = "Self-play reinforcement learning for Bashni, Bagh Chal and Tours"
 )]
 struct Cli {
-    /// Say more on stderr: -v debug, -vv trace (RUST_LOG, when set, decides instead).
-    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
-    verbose: u8,
-    /// Say only warnings and errors on stderr.
-    #[arg(short, long, global = true)]
-    quiet: bool,
+    /// Accepted as by every command; these log nothing, so the flags have nothing to change.
+    #[command(flatten)]
+    _global: global::GlobalFlags,
     #[command(subcommand)]
     command: local_cmd::LocalCommand,
 }
@@ -52,17 +50,10 @@ fn main() {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     if !subcommand(&args).is_some_and(|name| local_cmd::LocalCommand::NAMES.contains(&name)) {
         let why = libtorch::hand_over(&args);
-        eprintln!("zero: error: {why}");
-        std::process::exit(1);
+        global::fail(&anyhow::anyhow!(why));
     }
     let cli = Cli::parse();
-    // These commands log nothing: the flags are accepted, as by every command, and have nothing to change.
-    let _ = (cli.verbose, cli.quiet);
-    let result = cli.command.run();
-    if let Err(err) = result {
-        eprintln!("zero: error: {err:#}");
-        std::process::exit(1);
-    }
+    global::exit_on_error(cli.command.run());
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ mod eval_cmd;
 mod export_cmd;
 mod game_arg;
 mod games_cmd;
+mod global;
 mod local_cmd;
 mod logging;
 mod replay_cmd;
@@ -34,12 +35,8 @@ pub(crate) struct Cli {
     /// Print the zero version, the libtorch version and the device that would be used.
     #[arg(short = 'V', long = "version")]
     version: bool,
-    /// Say more on stderr: -v debug, -vv trace (RUST_LOG, when set, decides instead).
-    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
-    verbose: u8,
-    /// Say only warnings and errors on stderr.
-    #[arg(short, long, global = true)]
-    quiet: bool,
+    #[command(flatten)]
+    global: global::GlobalFlags,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -98,7 +95,7 @@ fn main() {
         let _ = Cli::command().print_help();
         std::process::exit(2);
     };
-    logging::init(cli.verbose, cli.quiet);
+    logging::init(cli.global.verbose, cli.global.quiet);
     runtime::keep_freed_memory();
     runtime::init_threads();
     let result = match command {
@@ -118,10 +115,7 @@ fn main() {
         Command::Serve(args) => zero_bot::cli::run_serve(args),
         Command::Check { run_dir, repair } => check(&run_dir, repair),
     };
-    if let Err(err) = result {
-        eprintln!("zero: error: {}", zero_bot::cli::error_chain(&err));
-        std::process::exit(1);
-    }
+    global::exit_on_error(result);
 }
 
 /// `zero check`: the report on stdout; exit status 1 while problems are left.

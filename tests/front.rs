@@ -104,6 +104,22 @@ fn a_runs_records_and_report_are_written_without_libtorch() {
     let out = run(&front(), &["report", run_dir.to_str().unwrap()], Some(nowhere));
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).starts_with("report: ") && run_dir.join("report/index.html").is_file());
+    // A plot that cannot be written is named (the audit of issue 103 found a read-only directory reported as
+    // "Drawing backend error" with no file): here a directory stands where the plot goes.
+    let plot = std::fs::read_dir(run_dir.join("report"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "png"))
+        .expect("a plot was drawn");
+    std::fs::remove_file(&plot).unwrap();
+    std::fs::create_dir(&plot).unwrap();
+    let out = run(&front(), &["report", run_dir.to_str().unwrap()], Some(nowhere));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains(&format!("writing {}", plot.display())),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

@@ -164,7 +164,7 @@ fn save<G: Game>(session: &Session<G>, game: &G, file: &Path) -> Result<()> {
 /// Reads the first record of `file`, which must be played under the bot's rules, and makes it the session's
 /// game; returns its last position.
 fn load<G: Game>(session: &mut Session<G>, rules: &G::Rules, file: &Path) -> Result<G> {
-    let text = zero_io::read_text_bounded(file, zero_io::FileKind::Record)?;
+    let text = zero_io::read_text_bounded(file, zero_io::FileKind::Record).context("reading the record")?;
     let replay = crate::record::first_game::<G>(&text, &file.display().to_string(), rules)?;
     session.start = replay.start;
     session.moves = replay.moves;

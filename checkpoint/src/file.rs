@@ -145,9 +145,9 @@ pub fn read(path: &Path) -> Result<(CheckpointMeta, ParsedTensors), CheckpointEr
 /// A checkpoint file's bytes.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, CheckpointError> {
     zero_io::read_bounded(path, zero_io::FileKind::Network).map_err(|e| match e {
-        zero_io::OpenError::Io { source, .. } => CheckpointError::Io {
+        zero_io::OpenError::Io { error, .. } => CheckpointError::Io {
             path: path.to_path_buf(),
-            source,
+            source: error,
         },
         refused => CheckpointError::Corrupt {
             path: path.to_path_buf(),

@@ -51,8 +51,9 @@ impl FileKind {
 /// Why a user-named file was not read; each names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: io::Error },
+    /// The operating system's refusal (`error`, not a `source`: its text is already in this one's).
+    #[error("{path}: {error}")]
+    Io { path: PathBuf, error: io::Error },
     #[error("{path}: not a regular file but {what}; a {kind} must be a file")]
     NotAFile {
         path: PathBuf,
@@ -109,9 +110,9 @@ fn describe(kind: std::fs::FileType) -> &'static str {
 /// Opens `path` as a file of `kind`: a regular file (symlinks followed) of at most `kind.cap()` bytes. Returns
 /// the open file and its size. Never blocks on a FIFO or device: they are opened non-blocking and refused.
 pub fn open_bounded(path: &Path, kind: FileKind) -> Result<(File, u64), OpenError> {
-    let io_error = |source| OpenError::Io {
+    let io_error = |error| OpenError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let file = std::fs::OpenOptions::new()
         .read(true)
@@ -143,9 +144,9 @@ pub fn read_bounded(path: &Path, kind: FileKind) -> Result<Vec<u8>, OpenError> {
     let mut bytes = Vec::with_capacity(size as usize);
     file.take(kind.cap() + 1)
         .read_to_end(&mut bytes)
-        .map_err(|source| OpenError::Io {
+        .map_err(|error| OpenError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
     if bytes.len() as u64 > kind.cap() {
         return Err(OpenError::TooLarge {
@@ -168,9 +169,9 @@ pub fn read_text_bounded(path: &Path, kind: FileKind) -> Result<String, OpenErro
 /// `Ok` when `path`, symlinks resolved, lies inside `root` (itself resolved): a file a format places in a
 /// directory (a bundle's files) may not lead anywhere else.
 pub fn require_within(path: &Path, root: &Path, kind: FileKind) -> Result<(), OpenError> {
-    let io_error = |path: &Path, source| OpenError::Io {
+    let io_error = |path: &Path, error| OpenError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let resolved = path.canonicalize().map_err(|e| io_error(path, e))?;
     let root_resolved = root.canonicalize().map_err(|e| io_error(root, e))?;

@@ -60,7 +60,7 @@ pub fn write_report(run_dir: &Path) -> Result<Report> {
         ("draws-resigns.png", plots::rates),
     ] {
         let path = out.join(name);
-        if draw(&path, &generations, &steps)? {
+        if draw(&path, &generations, &steps).with_context(|| format!("writing {}", path.display()))? {
             plots.push(path);
         }
     }
