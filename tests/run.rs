@@ -451,7 +451,8 @@ fn a_run_evaluating_beside_self_play_records_each_generation_once_through_a_kill
 
 #[test]
 fn a_gated_run_keeps_its_self_play_network_until_one_is_promoted_and_a_follower_joins_it() {
-    let dir = std::env::temp_dir().join(format!("zero-run-gate-test-{}", std::process::id()));
+    // A comma, a space and `=` in the path: the run's players are typed specs, never text it parses back.
+    let dir = std::env::temp_dir().join(format!("zero-run-gate-test, a=b {}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let gated = [
         "run.generations=3",

@@ -119,7 +119,7 @@ const MAX_ALPHABETA_NODES: u64 = 1_000_000_000;
 /// of 32 leaves f32 ran 1.55 times the simulations of bf16 on a CPU with native bf16 and scored better against
 /// alpha-beta at equal time (`docs/experiments/search-at-play.md`); bf16 pays only at self-play's batches of about 250.
 pub const PLAY_PRECISION: zero_model::Precision = zero_model::Precision::F32;
-const DEFAULT_CKPT_SIMS: u32 = 64;
+pub const DEFAULT_CKPT_SIMS: u32 = 64;
 /// The root search of `ckpt:` players unless `root=` says otherwise: PUCT, played at temperature 0 (the most
 /// visited action). Self-play's own default is Gumbel; `root=gumbel` gives that, and `root=gumbel/puct` a root
 /// for each side ([`SideRoots`]).

@@ -22,8 +22,12 @@ use crate::summary::{EqualTimeResult, MatchScore, OracleSummary, SideScore, is_n
 use anyhow::{Context, Result, bail};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
-use zero_arena::{Entrant, MatchOptions, MatchRecord, OpeningBook, Standings, head_to_head, rate_records};
+use zero_arena::spec::DEFAULT_CKPT_SIMS;
+use zero_arena::{
+    Entrant, MatchOptions, MatchRecord, OpeningBook, PlayerKind, PlayerSpec, Standings, head_to_head, rate_records,
+};
 use zero_games::{Game, GameKind, Registered, Side};
+use zero_model::DeviceChoice;
 use zero_search::SearchConfig;
 
 /// The player every rating is relative to, when the run's baselines include it.
@@ -211,10 +215,22 @@ pub fn equal_time<G: Registered>(
         config.run.eval_equal_time_score_utility,
         config.run.eval_equal_time_minimax,
     );
-    let network = Entrant::<G>::parse(&format!(
-        "ckpt:{},ms={ms},root={root},score={score},minimax={minimax},name={name}",
-        checkpoint.display()
-    ))?;
+    // Built as a typed spec, never as text: a run directory's path may hold a comma, a space or `=`.
+    let mut spec = PlayerSpec::checkpoint(checkpoint, DEFAULT_CKPT_SIMS, DeviceChoice::Cpu).labelled(name.clone());
+    if let PlayerKind::Checkpoint {
+        millis,
+        root: spec_root,
+        score_utility,
+        minimax_weight,
+        ..
+    } = &mut spec.kind
+    {
+        *millis = Some(ms);
+        *spec_root = root;
+        *score_utility = score;
+        *minimax_weight = minimax;
+    }
+    let network = Entrant::<G>::prepare(spec)?;
     let opponent = Entrant::<G>::parse(&format!("alphabeta:ms={ms}"))?;
     let pairing = Pairing {
         a: &network,
@@ -351,13 +367,12 @@ fn equal_time_due(config: &RunConfig, generation: u32) -> bool {
 
 /// Network `generation` as an arena player, under its run name.
 pub(crate) fn entrant<G: Registered>(config: &RunConfig, dir: &RunDir, generation: u32) -> Result<Entrant<G>> {
-    let spec = format!(
-        "ckpt:{},sims={},name={}",
-        dir.checkpoint(generation).display(),
+    Ok(Entrant::checkpoint(
+        dir.checkpoint(generation),
+        network_name(generation),
         config.run.eval_simulations,
-        network_name(generation)
-    );
-    Ok(Entrant::parse(&spec)?)
+        DeviceChoice::Cpu,
+    )?)
 }
 
 /// Every evaluation game of a run: the `.jsonl` files under `games/` and one level of folders below it
