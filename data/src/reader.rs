@@ -149,6 +149,18 @@ fn check_layout(path: &Path, metadata: &ParquetMetaData, length: u64) -> Result<
     Ok(())
 }
 
+/// Opens the shard at `path` for reading, with its size: a regular file of at most a shard's cap
+/// ([`zero_io::FileKind::Shard`]), so that a FIFO or a device among the shards is refused at once, not waited on.
+fn open_shard(path: &Path) -> Result<(File, u64), DataError> {
+    zero_io::open_bounded(path, zero_io::FileKind::Shard).map_err(|e| match e {
+        zero_io::OpenError::Io { error, .. } => DataError::io(path, error),
+        refused => DataError::NotAShard {
+            path: path.to_path_buf(),
+            reason: refused.to_string(),
+        },
+    })
+}
+
 impl ShardFile {
     /// Opens a positions file, checking its schema version, header and columns.
     pub fn open(path: &Path) -> Result<ShardFile, DataError> {
@@ -170,8 +182,7 @@ impl ShardFile {
     }
 
     fn open_with(path: &Path, expected_schema: impl Fn(&ShardHeader) -> SchemaRef) -> Result<ShardFile, DataError> {
-        let file = File::open(path).map_err(|e| DataError::io(path, e))?;
-        let length = file.metadata().map_err(|e| DataError::io(path, e))?.len();
+        let (file, length) = open_shard(path)?;
         let metadata = load_metadata(path, &file, length)?;
         check_layout(path, metadata.metadata(), length)?;
         let parquet = metadata.metadata().file_metadata();
@@ -200,8 +211,7 @@ impl ShardFile {
         if self.data_checked.get().is_some() {
             return Ok(());
         }
-        let mut file = File::open(&self.path).map_err(|e| DataError::io(&self.path, e))?;
-        let length = file.metadata().map_err(|e| DataError::io(&self.path, e))?.len();
+        let (mut file, length) = open_shard(&self.path)?;
         if let Some(recorded) = &self.digest {
             digest::verify(&self.path, &mut file, length, recorded)?;
         }
@@ -271,7 +281,7 @@ impl ShardFile {
     ) -> Result<impl Iterator<Item = Result<RecordBatch, DataError>> + use<>, DataError> {
         self.check_data()?;
         let path = self.path.clone();
-        let file = File::open(&path).map_err(|e| DataError::io(&path, e))?;
+        let (file, _) = open_shard(&path)?;
         let indices = columns
             .iter()
             .filter(|name| self.has_column(name) || !schema::ADDED_COLUMNS.contains(name))

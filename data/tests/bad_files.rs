@@ -103,6 +103,22 @@ fn an_unknown_schema_version_is_refused_naming_both_versions() {
 }
 
 #[test]
+fn a_fifo_or_a_device_where_a_shard_should_be_is_refused_at_once() {
+    // A FIFO would make the reader wait for a writer that never comes (issue 103's audit of special files).
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("g0001-x.positions.parquet");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    for path in [fifo.as_path(), std::path::Path::new("/dev/zero")] {
+        let err = read_shard(path).unwrap_err();
+        assert!(
+            matches!(&err, DataError::NotAShard { reason, .. } if reason.contains("not a regular file")),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn a_parquet_file_without_zero_metadata_is_not_a_shard() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("foreign.parquet");

@@ -22,6 +22,8 @@ pub enum FileKind {
     Network,
     /// A JSON or text file of results (standings, level ratings, solved positions): 64 MiB.
     Results,
+    /// A self-play shard (Parquet), opened for the Parquet reader rather than read whole: 4 GiB.
+    Shard,
 }
 
 impl FileKind {
@@ -33,6 +35,7 @@ impl FileKind {
             FileKind::Record => 256 * MIB,
             FileKind::Network => 2048 * MIB,
             FileKind::Results => 64 * MIB,
+            FileKind::Shard => 4096 * MIB,
         }
     }
 
@@ -44,6 +47,7 @@ impl FileKind {
             FileKind::Manifest => "manifest",
             FileKind::Network => "network file",
             FileKind::Results => "results file",
+            FileKind::Shard => "shard",
         }
     }
 }
