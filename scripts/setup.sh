@@ -211,10 +211,13 @@ print(m.group(1) if m else "")' "$tmp/wheels") || fail "read the torch wheel" "$
     echo "zero setup: libtorch $(cat "$cpu_dir/build-version") (CPU part) ready in $cpu_dir" >&2
 }
 
-if [[ "$want_python" == 1 ]] || use_cuda; then
+# Decided once: the detection may run nvidia-smi.
+cuda=0
+use_cuda && cuda=1
+if [[ "$want_python" == 1 || "$cuda" == 1 ]]; then
     install_venv
 fi
-if use_cuda; then
+if [[ "$cuda" == 1 ]]; then
     write_cargo_config "$(sed -n 's/^torch_dir=//p' "$marker")" "$(sed -n 's/^cxx11_abi=//p' "$marker")"
 else
     install_cpu_libtorch

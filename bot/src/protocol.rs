@@ -80,7 +80,6 @@ impl<G: Encoding> Command<G> {
     }
 }
 
-/// Reads lines on a thread of its own, so that a `go infinite` hears `stop` while it searches. The channel
 /// Why a protocol line was refused, as the `error` line that answers it says.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -92,6 +91,7 @@ impl From<LineError> for ProtocolError {
     }
 }
 
+/// Reads lines on a thread of its own, so that a `go infinite` hears `stop` while it searches. The channel
 /// closes at the end of input; a read error is sent once, then the thread ends.
 fn spawn_reader(input: impl BufRead + Send + 'static) -> Receiver<std::io::Result<Line>> {
     let (send, receive) = mpsc::channel();

@@ -399,7 +399,7 @@ fn checked<'a>(fields: Vec<Field<'a>>, schema: &Schema, drop_others: bool) -> Re
             }
             continue;
         };
-        let at = || Refusal(format!("{}.{name}", schema.name));
+        let at = || format!("{}.{name}", schema.name);
         if !kind.accepts(field.code) {
             return Err(Refusal(format!(
                 "{} has wire type {}, not {}",
