@@ -240,6 +240,64 @@ fn api_refuses_bad_requests_clearly_and_limits_searches() {
     assert_eq!(first["moves"].as_array().unwrap().len(), 0, "{first}");
 }
 
+/// The status and JSON body of the answer to `bytes` sent as they are.
+fn raw_request(address: &str, bytes: &[u8]) -> (u16, serde_json::Value) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.write_all(bytes).unwrap();
+    // A server that closes on bytes it never read (an oversized head) may reset the connection after its answer.
+    let mut response = Vec::new();
+    if let Err(e) = stream.read_to_end(&mut response) {
+        assert!(
+            e.kind() == std::io::ErrorKind::ConnectionReset && !response.is_empty(),
+            "{e}"
+        );
+    }
+    let response = String::from_utf8(response).unwrap();
+    let status = response[9..12].parse().unwrap();
+    let body = response.split_once("\r\n\r\n").unwrap().1;
+    (status, serde_json::from_str(body).unwrap_or(serde_json::Value::Null))
+}
+
+#[test]
+fn heads_refused_before_any_handler_get_json_errors_too() {
+    let tmp = scratch("serve-heads");
+    let bundle = tiny_bundle("bashni", tmp.path(), 4);
+    let server = Server::start(&bundle, 4);
+    let address = server.address.as_str();
+    let long_header = format!(
+        "GET /api/state HTTP/1.1\r\nHost: {address}\r\nX-Long: {}\r\n\r\n",
+        "a".repeat(20_000)
+    );
+    for (bytes, want, says) in [
+        (b"NOT HTTP AT ALL\r\n\r\n".to_vec(), 400, "not valid HTTP/1.1"),
+        (
+            format!("GET /api/state HTTP/1.1\r\nHost: {address}\r\nBad Header: y\r\n\r\n").into_bytes(),
+            400,
+            "not valid HTTP/1.1",
+        ),
+        (long_header.into_bytes(), 431, "over the limit of 16384 bytes"),
+    ] {
+        let (status, body) = raw_request(address, &bytes);
+        assert_eq!(status, want, "{body}");
+        assert!(body["error"].as_str().unwrap_or("").contains(says), "{status}: {body}");
+    }
+    // The server's own answers are left as they are, on a connection kept alive between them.
+    let mut stream = TcpStream::connect(address).unwrap();
+    let get = format!("GET /nowhere HTTP/1.1\r\nHost: {address}\r\n\r\n");
+    stream.write_all(format!("{get}{get}").as_bytes()).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let mut seen = String::new();
+    let mut buffer = [0u8; 4096];
+    while seen.matches("no such page").count() < 2 {
+        let n = stream.read(&mut buffer).unwrap();
+        assert!(n > 0, "closed after {seen}");
+        seen.push_str(std::str::from_utf8(&buffer[..n]).unwrap());
+    }
+    assert_eq!(seen.matches("HTTP/1.1 404").count(), 2, "{seen}");
+}
+
 #[test]
 fn pages_of_other_sites_are_refused() {
     let tmp = scratch("serve-origin");

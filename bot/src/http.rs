@@ -15,8 +15,9 @@
 //! And a page in a browser cannot be turned against it: on a loopback address the server answers only to a
 //! `Host` of localhost, 127.0.0.1 or [::1] (a DNS-rebinding page names its own host), and a request that
 //! changes something (any method but GET and HEAD) from a page of another origin is refused. Every error is a
-//! JSON object `{"error": "..."}`.
+//! JSON object `{"error": "..."}`, those hyper answers before any handler runs included ([`JsonErrors`]).
 
+use crate::http_errors::JsonErrors;
 use anyhow::{Context, Result};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::{Bytes, Incoming};
@@ -129,7 +130,7 @@ pub fn serve(listener: std::net::TcpListener, handler: Handler) -> Result<()> {
                     .timer(TokioTimer::new())
                     .header_read_timeout(HEADER_TIMEOUT)
                     .max_buf_size(MAX_HEADER_BYTES)
-                    .serve_connection(TokioIo::new(stream), service);
+                    .serve_connection(JsonErrors::new(TokioIo::new(stream), MAX_HEADER_BYTES), service);
                 // A client that breaks off or times out ends its own connection only.
                 let _ = connection.await;
                 drop(permit);

@@ -11,6 +11,7 @@ pub mod cli;
 #[cfg(feature = "torch")]
 pub mod export;
 pub mod http;
+mod http_errors;
 pub mod lines;
 pub mod perfect;
 pub mod play;
