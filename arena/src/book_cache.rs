@@ -160,7 +160,7 @@ fn write(path: &Path, key: &BookKey, book: &OpeningBook) -> std::io::Result<()> 
     };
     let text = serde_json::to_string_pretty(&cached).expect("a cached book serialises") + "\n";
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+        zero_io::create_dir_durably(dir)?;
     }
     zero_io::write_atomically(path, text.as_bytes())
 }

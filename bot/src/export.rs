@@ -38,7 +38,7 @@ pub fn export<G: Encoding>(checkpoint: &Path, out: &Path, options: ExportOptions
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    zero_io::create_dir_durably(parent).with_context(|| format!("creating {}", parent.display()))?;
     let name = out
         .file_name()
         .context("--out needs a directory name")?
@@ -46,7 +46,7 @@ pub fn export<G: Encoding>(checkpoint: &Path, out: &Path, options: ExportOptions
     sweep_abandoned(parent, &name);
     let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    zero_io::create_dir_durably(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
     let result = (|| {
         std::fs::copy(checkpoint, tmp.join(WEIGHTS_FILE))
             .with_context(|| format!("copying {}", checkpoint.display()))?;
@@ -63,7 +63,17 @@ pub fn export<G: Encoding>(checkpoint: &Path, out: &Path, options: ExportOptions
         let manifest = manifest_for(kind, &meta, options, files);
         let json = serde_json::to_string_pretty(&manifest)? + "\n";
         std::fs::write(tmp.join(MANIFEST_FILE), json).context("writing the manifest")?;
-        std::fs::rename(&tmp, out).with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))?;
+        // Every file on the disk before the bundle's name is: a power cut leaves a whole bundle or none.
+        for file in REQUIRED_FILES.iter().chain([&ONNX_FILE, &MANIFEST_FILE]) {
+            let path = tmp.join(file);
+            if path.exists() {
+                std::fs::File::open(&path)
+                    .and_then(|f| f.sync_all())
+                    .with_context(|| format!("syncing {}", path.display()))?;
+            }
+        }
+        zero_io::rename_durably(&tmp, out)
+            .with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))?;
         Ok(manifest)
     })();
     if result.is_err() {

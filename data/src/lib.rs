@@ -26,7 +26,7 @@ mod writer;
 
 pub use digest::DATA_SHA256_KEY;
 pub use error::{DataError, RowError};
-pub use merge::{MERGED_FROM_KEY, MERGED_SUFFIX, clean_incomplete, merge_shards};
+pub use merge::{MERGED_FROM_KEY, MERGED_SUFFIX, clean_incomplete, merge_shards, remove_merged_sources};
 pub use reader::{
     GameOutcome, READ_BATCH_ROWS, ShardEntry, ShardFile, ShardSet, read_game_outcomes, read_games, read_shard,
 };

@@ -169,7 +169,7 @@ fn remove_shard(dir: &Path, name: &str) -> Result<Vec<PathBuf>, (PathBuf, io::Er
 /// Deletes the sources a complete merged shard of `dir` still has beside it (a merge killed while deleting
 /// them); returns the removed paths. A merged shard whose footer cannot be read is left alone with its sources:
 /// they still hold its rows.
-pub(crate) fn remove_merged_sources(dir: &Path) -> io::Result<Vec<PathBuf>> {
+pub fn remove_merged_sources(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
     for entry in fs::read_dir(dir)? {
         let path = entry?.path();
@@ -190,7 +190,10 @@ pub(crate) fn remove_merged_sources(dir: &Path) -> io::Result<Vec<PathBuf>> {
             .filter(|s| check_shard_name(dir, s).is_ok() && **s != own_name)
             .filter(|s| same_run_and_generation(dir, s, file.header()))
         {
-            removed.extend(remove_shard(dir, source).map_err(|(_, e)| e)?);
+            removed.extend(
+                remove_shard(dir, source)
+                    .map_err(|(path, e)| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
+            );
         }
     }
     Ok(removed)

@@ -108,7 +108,7 @@ impl ShardWriter {
                 ),
             });
         }
-        fs::create_dir_all(dir).map_err(|e| DataError::io(dir, e))?;
+        zero_io::create_dir_durably(dir).map_err(|e| DataError::io(dir, e))?;
         if positions_path.exists() {
             return Err(DataError::AlreadyExists { path: positions_path });
         }

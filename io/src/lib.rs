@@ -11,7 +11,8 @@ pub mod atomic;
 pub mod bounded;
 
 pub use atomic::{
-    TEMP_MARKER, Writing, is_temporary, process_start, remove_if_abandoned, remove_if_unheld, stop_writes, this_host,
-    unique_token, write_atomically, write_atomically_held, write_atomically_with, writing, zero_cache_dir,
+    TEMP_MARKER, Writing, create_dir_durably, is_temporary, process_start, remove_if_abandoned, remove_if_unheld,
+    rename_durably, stop_writes, this_host, unique_token, write_atomically, write_atomically_held,
+    write_atomically_with, writing, zero_cache_dir,
 };
 pub use bounded::{FileKind, OpenError, open_bounded, read_bounded, read_text_bounded, require_within};

@@ -58,7 +58,7 @@ pub fn heartbeat_path(run_dir: &Path, id: &str) -> PathBuf {
 
 /// Writes a follower's heartbeat, atomically.
 pub fn write_heartbeat(run_dir: &Path, beat: &Heartbeat) -> std::io::Result<()> {
-    std::fs::create_dir_all(run_dir.join(HEARTBEAT_DIR))?;
+    zero_io::create_dir_durably(&run_dir.join(HEARTBEAT_DIR))?;
     let text = serde_json::to_string_pretty(beat).expect("a heartbeat serializes");
     zero_io::write_atomically(&heartbeat_path(run_dir, &beat.id), text.as_bytes())
 }

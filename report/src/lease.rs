@@ -182,7 +182,7 @@ pub fn current(dir: &Path) -> Result<Option<(u64, LeaseRecord)>, LeaseError> {
 
 /// Makes `record` epoch `epoch`'s record unless that epoch is taken; whether it was.
 fn claim(dir: &Path, epoch: u64, record: &LeaseRecord) -> Result<bool, LeaseError> {
-    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    zero_io::create_dir_durably(dir).map_err(io_error(dir))?;
     let target = epoch_path(dir, epoch);
     let draft = dir.join(format!("claim-{}.json", record.token));
     let text = serde_json::to_vec(record).expect("a lease record serializes");

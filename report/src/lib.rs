@@ -37,7 +37,7 @@ pub fn write_report(run_dir: &Path) -> Result<Report> {
     // A wrong path is an error, not a new directory with an empty report in it.
     require_run_dir(run_dir)?;
     let out = run_dir.join("report");
-    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    zero_io::create_dir_durably(&out).with_context(|| format!("creating {}", out.display()))?;
     let generations = read_generations(&run_dir.join("generations.jsonl"))?;
     let steps: Vec<serde_json::Map<String, serde_json::Value>> = read_jsonl(&run_dir.join("metrics.jsonl"))?;
     let config = std::fs::read_to_string(run_dir.join("config.toml")).unwrap_or_default();

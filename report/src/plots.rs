@@ -158,7 +158,7 @@ fn chart(path: &Path, title: &str, x: (&str, XAxis), y_label: &str, series: &[Se
             .map_err(|e| anyhow!("{e}"))?;
         root.present().map_err(|e| anyhow!("{e}"))?;
     }
-    std::fs::rename(&tmp, path)?;
+    zero_io::rename_durably(&tmp, path)?;
     Ok(true)
 }
 

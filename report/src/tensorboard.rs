@@ -101,7 +101,7 @@ pub fn write_events(
     steps: &[Map<String, Value>],
 ) -> Result<PathBuf> {
     let dir = run_dir.join("tensorboard");
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    zero_io::create_dir_durably(&dir).with_context(|| format!("creating {}", dir.display()))?;
     // The run's start on the wall clock, for records from before rows carried their time.
     let started = steps
         .iter()

@@ -92,7 +92,7 @@ impl RunDir {
     /// process drives it.
     pub fn open(root: &Path) -> Result<RunDir> {
         for sub in ["data", "checkpoints", "games", "equal-time", "report"] {
-            std::fs::create_dir_all(root.join(sub))
+            zero_io::create_dir_durably(&root.join(sub))
                 .with_context(|| format!("creating {}", root.join(sub).display()))?;
         }
         let lease = Lease::acquire_as(root, LeaseRecord::for_this_process(), Timing::default(), |holder| {
@@ -274,6 +274,11 @@ impl RunDir {
                 tracing::warn!("generation {g}'s {} self-play shards stay unmerged: {e}", sources.len());
             }
         }
+        // A merge that failed while deleting its sources left them beside the complete merged shard: they go
+        // now, or the run stops, before anything counts their games twice (a later merge took them for
+        // unmerged shards; found by scripts/fs-faults.py failing an unlink).
+        zero_data::remove_merged_sources(&data)
+            .with_context(|| format!("deleting the shards merged shards replace in {}", data.display()))?;
         Ok(())
     }
 

@@ -189,7 +189,7 @@ fn pairings<'a, G: Registered>(
         }
     }
     for folder in [&baselines_dir, &generation_dir] {
-        std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
+        zero_io::create_dir_durably(folder).with_context(|| format!("creating {}", folder.display()))?;
     }
     Ok(pairings)
 }

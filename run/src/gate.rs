@@ -29,7 +29,7 @@ pub fn gate<G: Registered>(
     let challenger = entrant::<G>(config, dir, candidate)?;
     let holder = entrant::<G>(config, dir, incumbent)?;
     let folder = dir.games_dir().join(format!("gen-{candidate:04}"));
-    std::fs::create_dir_all(&folder).with_context(|| format!("creating {}", folder.display()))?;
+    zero_io::create_dir_durably(&folder).with_context(|| format!("creating {}", folder.display()))?;
     let bar = crate::progress::bar(
         run.gate_max_games as u64,
         "gating    {bar:30} {pos}/{len} games at most, {msg}",

@@ -99,7 +99,7 @@ impl PlayJob<'_> {
 pub fn play_games<G: Registered>(rules: &G::Rules, job: PlayJob<'_>, starts: &[G]) -> Result<(SelfPlayStats, f64)> {
     let config = job.effective_config();
     let header = shard_header::<G>(rules, job.run, job.model)?;
-    std::fs::create_dir_all(job.out).with_context(|| format!("creating {}", job.out.display()))?;
+    zero_io::create_dir_durably(job.out).with_context(|| format!("creating {}", job.out.display()))?;
     let mut sink = ShardSink::new(
         job.out.to_path_buf(),
         job.prefix.clone(),
