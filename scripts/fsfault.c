@@ -188,38 +188,26 @@ static mode_t mode_arg(int flags, va_list ap) {
     return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
 }
 
+/* The mode argument of a variadic open, read inside the wrapper itself (va_start must be). */
+#define PERM_OF(flags)                                                                                       \
+    ({                                                                                                       \
+        va_list ap_;                                                                                         \
+        va_start(ap_, flags);                                                                                \
+        mode_t perm_ = mode_arg(flags, ap_);                                                                 \
+        va_end(ap_);                                                                                         \
+        perm_;                                                                                               \
+    })
+
 int openat(int dirfd, const char *path, int flags, ...) {
-    va_list ap;
-    va_start(ap, flags);
-    mode_t perm = mode_arg(flags, ap);
-    va_end(ap);
-    return counted_open(dirfd, path, flags, perm, REAL(openat));
+    return counted_open(dirfd, path, flags, PERM_OF(flags), REAL(openat));
 }
-
 int openat64(int dirfd, const char *path, int flags, ...) {
-    va_list ap;
-    va_start(ap, flags);
-    mode_t perm = mode_arg(flags, ap);
-    va_end(ap);
-    return counted_open(dirfd, path, flags, perm, REAL(openat64));
+    return counted_open(dirfd, path, flags, PERM_OF(flags), REAL(openat64));
 }
-
-int open(const char *path, int flags, ...) {
-    va_list ap;
-    va_start(ap, flags);
-    mode_t perm = mode_arg(flags, ap);
-    va_end(ap);
-    return counted_open(AT_FDCWD, path, flags, perm, REAL(openat));
-}
-
+int open(const char *path, int flags, ...) { return counted_open(AT_FDCWD, path, flags, PERM_OF(flags), REAL(openat)); }
 int open64(const char *path, int flags, ...) {
-    va_list ap;
-    va_start(ap, flags);
-    mode_t perm = mode_arg(flags, ap);
-    va_end(ap);
-    return counted_open(AT_FDCWD, path, flags, perm, REAL(openat64));
+    return counted_open(AT_FDCWD, path, flags, PERM_OF(flags), REAL(openat64));
 }
-
 int creat(const char *path, mode_t perm) { return open(path, O_CREAT | O_WRONLY | O_TRUNC, perm); }
 int creat64(const char *path, mode_t perm) { return open64(path, O_CREAT | O_WRONLY | O_TRUNC, perm); }
 
