@@ -81,9 +81,13 @@ def build_shim(work):
     return shim
 
 
+# The config every case runs, copied at the start so that the campaign's binary and config stay a pair.
+CONFIG = ROOT / "configs" / "baghchal-quick.toml"
+
+
 def zero_run(zero, run_dir, env=None):
     """`zero run` of the small config, in its own process group (a power cut kills the group); (status, output)."""
-    args = [zero, "run", str(ROOT / "configs" / "baghchal-quick.toml"), "--run-dir", str(run_dir)]
+    args = [zero, "run", str(CONFIG), "--run-dir", str(run_dir)]
     for s in SETTINGS:
         args += ["--set", s]
     try:
@@ -347,6 +351,8 @@ def main():
     args.work_dir.mkdir(parents=True, exist_ok=True)
     shim = build_shim(args.work_dir)
     self_test(args.work_dir, shim)
+    global CONFIG
+    CONFIG = pathlib.Path(shutil.copy(CONFIG, args.work_dir / "config.toml"))
 
     results = collections.defaultdict(lambda: [0, 0, 0, 0])  # cases, hit, went on, failed
 

@@ -105,7 +105,7 @@ fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<RunSea
     else {
         return Ok(None);
     };
-    let config = zero_run::config::RunConfig::load(&config)?;
+    let config = zero_run::config::RunConfig::load_recorded(&config)?;
     let search = &config.selfplay.search;
     let headline = config.run.eval_equal_time_ms > 0;
     Ok(Some(RunSearch {

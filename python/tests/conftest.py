@@ -46,7 +46,7 @@ def run_dirs(tmp_path_factory) -> dict[str, Path]:
             "run.eval_openings=2",
             "run.eval_equal_time_ms=0",
             "selfplay.games_in_flight=4",
-            "selfplay.resign_threshold=-1",
+            "selfplay.resign.threshold=-1",
         ]
         config = REPO / "configs" / f"{game}-quick.toml"
         run_zero("run", str(config), "--run-dir", str(run_dir), *[a for s in settings for a in ("--set", s)])

@@ -78,7 +78,7 @@ pub struct GenerationSummary {
     /// With `run.gate`: what the gate decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gate: Option<GateSummary>,
-    /// With `selfplay.sparring_share`: the network's results in its self-play games against the classic engine
+    /// With `selfplay.sparring.share`: the network's results in its self-play games against the classic engine
     /// (those played in the session that finished the generation), with its temperature and cheap searches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sparring: Option<MatchScore>,

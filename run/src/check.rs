@@ -76,7 +76,7 @@ pub fn check_run(root: &Path, repair: bool) -> Result<CheckReport> {
             None
         }
     };
-    match RunConfig::load(&root.join("config.toml")) {
+    match RunConfig::load_recorded(&root.join("config.toml")) {
         Ok(config) => with_game!(config.game, G => check_checkpoints::<G>(root, state.as_ref(), &mut report)),
         Err(e) => report.found(&root.join("config.toml"), format!("{e:#}")),
     }

@@ -187,10 +187,23 @@ pub struct RunConfig {
 }
 
 impl RunConfig {
-    /// Parses a config from TOML text; `origin` names it in errors.
+    /// Parses a config from TOML text; `origin` names it in errors. A key of `[selfplay]` that now lives in a
+    /// section of its own (`resign_threshold`, now `resign.threshold`) is refused, naming its new place.
     pub fn parse(text: &str, origin: &str) -> Result<RunConfig> {
+        Self::parse_as(text, origin, FlatKeys::Refuse)
+    }
+
+    /// Loads the config a run directory recorded: as [`RunConfig::load`], except that the flat keys of run
+    /// directories made before `[selfplay]` had sections are read into their sections.
+    pub fn load_recorded(path: &Path) -> Result<RunConfig> {
+        let text = zero_io::read_text_bounded(path, zero_io::FileKind::Config).context("reading config")?;
+        Self::parse_as(&text, &path.display().to_string(), FlatKeys::Nest)
+    }
+
+    fn parse_as(text: &str, origin: &str, flat: FlatKeys) -> Result<RunConfig> {
         let mut value: toml::Value = toml::from_str(text).with_context(|| format!("{origin}: not valid TOML"))?;
         nest_search_keys(&mut value);
+        nest_sectioned_keys(&mut value, flat).map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
         let config: RunConfig = serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
             anyhow::anyhow!("{origin}: key `{path}`: {}", e.into_inner())
@@ -352,6 +365,52 @@ fn nest_search_keys(root: &mut toml::Value) {
     }
 }
 
+/// The `[selfplay]` keys that moved into sections: (old flat key, section, its key there).
+const SECTIONED_KEYS: &[(&str, &str, &str)] = &[
+    ("resign_threshold", "resign", "threshold"),
+    ("resign_consecutive", "resign", "consecutive"),
+    ("resign_check_fraction", "resign", "check_fraction"),
+    ("resign_check_strength", "resign", "check_strength"),
+    ("resign_max_false_rate", "resign", "max_false_rate"),
+    ("resign_min_checks", "resign", "min_checks"),
+    ("sparring_share", "sparring", "share"),
+    ("sparring_side", "sparring", "side"),
+    ("sparring_recorded", "sparring", "recorded"),
+    ("sparring_nodes", "sparring", "nodes"),
+    ("bootstrap_nodes", "bootstrap", "nodes"),
+    ("bootstrap_side", "bootstrap", "side"),
+    ("bootstrap_random_moves", "bootstrap", "random_moves"),
+];
+
+/// What becomes of a flat key of [`SECTIONED_KEYS`]: read into its section (a run directory recorded before the
+/// sections), or refused (a config being written now, where the old name would only confuse).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FlatKeys {
+    Nest,
+    Refuse,
+}
+
+fn nest_sectioned_keys(root: &mut toml::Value, flat: FlatKeys) -> Result<()> {
+    let Some(toml::Value::Table(selfplay)) = root.get_mut("selfplay") else {
+        return Ok(());
+    };
+    for (old, section, key) in SECTIONED_KEYS {
+        let Some(value) = selfplay.remove(*old) else {
+            continue;
+        };
+        if flat == FlatKeys::Refuse {
+            bail!("key `selfplay.{old}` is now `selfplay.{section}.{key}` (its table is [selfplay.{section}])");
+        }
+        let table = selfplay
+            .entry(*section)
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if let toml::Value::Table(table) = table {
+            table.entry(*key).or_insert(value);
+        }
+    }
+    Ok(())
+}
+
 /// Sets `a.b.c = value` in a TOML table; the value is read as a TOML value (`64`, `true`, `"x"`, `[1, 2]`) and,
 /// when it is not one, as a string.
 fn apply_override(root: &mut toml::Table, text: &str) -> Result<()> {
@@ -392,6 +451,7 @@ impl RunConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use zero_selfplay::SparringSide;
 
     #[test]
     fn bad_cluster_settings_are_refused_by_key() {
@@ -607,6 +667,46 @@ mod tests {
     }
 
     #[test]
+    fn flat_keys_of_the_selfplay_sections_are_read_from_old_run_directories_only() {
+        // A run directory recorded before [selfplay] had sections.
+        let old = "game = \"baghchal\"\n[selfplay]\nresign_threshold = -0.8\nresign_min_checks = 7\n\
+                   sparring_share = 0.25\nsparring_side = \"second\"\nbootstrap_nodes = 300\n\
+                   [selfplay.resign]\nconsecutive = 5\n";
+        let dir = tempfile::tempdir().unwrap();
+        let recorded = dir.path().join("config.toml");
+        std::fs::write(&recorded, old).unwrap();
+        let config = RunConfig::load_recorded(&recorded).unwrap();
+        let selfplay = &config.selfplay;
+        assert_eq!(
+            (
+                selfplay.resign.threshold,
+                selfplay.resign.min_checks,
+                selfplay.resign.consecutive
+            ),
+            (-0.8, 7, 5)
+        );
+        assert_eq!(
+            (selfplay.sparring.share, selfplay.sparring.side),
+            (0.25, SparringSide::Second)
+        );
+        assert_eq!(selfplay.bootstrap.nodes, 300);
+        // What it writes back is the sectioned form, which a new config may hold.
+        assert_eq!(RunConfig::parse(&config.to_toml(), "written").unwrap(), config);
+        // A config being written now, or an override, is told where the key went.
+        let err = format!("{:#}", RunConfig::load(&recorded).unwrap_err());
+        assert!(
+            err.contains("key `selfplay.resign_threshold` is now `selfplay.resign.threshold`"),
+            "{err}"
+        );
+        let overrides = vec!["selfplay.bootstrap_random_moves=0.1".to_string()];
+        let err = format!(
+            "{:#}",
+            RunConfig::parse_with_overrides("game = \"baghchal\"\n", "t.toml", &overrides).unwrap_err()
+        );
+        assert!(err.contains("is now `selfplay.bootstrap.random_moves`"), "{err}");
+    }
+
+    #[test]
     fn sizes_that_would_exhaust_memory_are_refused_by_name_before_anything_runs() {
         let text = "game = \"bashni\"\n";
         for (key, value, expected) in [
@@ -641,17 +741,17 @@ mod tests {
                 "selfplay.side_simulations: each factor must be within [0.0625, 16], got 40",
             ),
             (
-                "selfplay.sparring_nodes",
+                "selfplay.sparring.nodes",
                 "0",
-                "selfplay.sparring_nodes: must be within [1, 10000000], got 0",
+                "selfplay.sparring.nodes: must be within [1, 10000000], got 0",
             ),
-            ("selfplay.sparring_side", "\"goats\"", "sparring_side"),
-            ("selfplay.bootstrap_side", "\"tigers\"", "bootstrap_side"),
-            ("selfplay.sparring_recorded", "\"yes\"", "sparring_recorded"),
+            ("selfplay.sparring.side", "\"goats\"", "selfplay.sparring.side"),
+            ("selfplay.bootstrap.side", "\"tigers\"", "selfplay.bootstrap.side"),
+            ("selfplay.sparring.recorded", "\"yes\"", "selfplay.sparring.recorded"),
             (
-                "selfplay.bootstrap_nodes",
+                "selfplay.bootstrap.nodes",
                 "20000000",
-                "selfplay.bootstrap_nodes: must be within [0, 10000000], got 20000000",
+                "selfplay.bootstrap.nodes: must be within [0, 10000000], got 20000000",
             ),
         ] {
             let overrides = vec![format!("{key}={value}")];

@@ -74,8 +74,8 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
         let model = crate::dir::model_of(run_dir, network);
         // The run's rule for resignation: only once the previous generation's checks have earned it.
         let earlier = read_generations(&run_dir.join("generations.jsonl"))?;
-        sp.resign_check_fraction = if resignation_earned(&config.selfplay, &earlier) {
-            config.selfplay.resign_check_fraction
+        sp.resign.check_fraction = if resignation_earned(&config.selfplay, &earlier) {
+            config.selfplay.resign.check_fraction
         } else {
             1.0
         };

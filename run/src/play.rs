@@ -1,5 +1,5 @@
 //! Self-play jobs with a progress bar: the evaluator each worker uses (a checkpoint's network, or random
-//! rollouts for generation 0, whose games the engine plays instead with `selfplay.bootstrap_nodes`), the shard
+//! rollouts for generation 0, whose games the engine plays instead with `selfplay.bootstrap.nodes`), the shard
 //! header the trainer will require, and [`play_games`], which the run loop, its followers and `zero selfplay` all
 //! go through.
 

@@ -7,14 +7,14 @@ use zero_selfplay::SelfPlayConfig;
 /// checks speak for it.
 const CHECK_GENERATIONS: usize = 3;
 
-/// Whether self-play may resign in the generation after `earlier` (see `selfplay.resign_max_false_rate`): the
+/// Whether self-play may resign in the generation after `earlier` (see `selfplay.resign.max_false_rate`): the
 /// newest checks (those of the last generation, with the ones before it while they number fewer than
-/// `selfplay.resign_min_checks`, at most three generations) must show that the value head resigns rightly.
+/// `selfplay.resign.min_checks`, at most three generations) must show that the value head resigns rightly.
 /// Without checks (a first generation, one resumed after its self-play), it has not; nor after a generation one
 /// side won almost entirely: there the losing side's play, checks included, is too weak to tell a lost position
 /// from a badly defended one (Bagh Chal's goats, whose game is a draw, lose every early game).
 pub fn resignation_earned(selfplay: &SelfPlayConfig, earlier: &[GenerationSummary]) -> bool {
-    if selfplay.resign_max_false_rate < 1.0
+    if selfplay.resign.max_false_rate < 1.0
         && earlier
             .last()
             .is_some_and(|g| g.first_win_rate.max(g.second_win_rate) >= ONE_SIDED)
@@ -25,7 +25,7 @@ pub fn resignation_earned(selfplay: &SelfPlayConfig, earlier: &[GenerationSummar
     for g in earlier.iter().rev().take(CHECK_GENERATIONS) {
         checks += g.resign_checks;
         false_resigns += (g.false_resign_rate.unwrap_or(1.0) * g.resign_checks as f64).round() as u64;
-        if checks >= u64::from(selfplay.resign_min_checks) {
+        if checks >= u64::from(selfplay.resign.min_checks) {
             break;
         }
     }
@@ -57,10 +57,8 @@ mod tests {
             &sp,
             &[with(40, 0.0), with(5, 0.0), with(5, 0.0), with(5, 0.0)]
         ));
-        let trusting = SelfPlayConfig {
-            resign_max_false_rate: 1.0,
-            ..sp
-        };
+        let mut trusting = sp.clone();
+        trusting.resign.max_false_rate = 1.0;
         assert!(resignation_earned(&trusting, &[]));
     }
 }

@@ -114,8 +114,8 @@ fn resolve(args: &RunRequest) -> Result<Resolved> {
         .unwrap_or_else(|| PathBuf::from("runs").join(&name));
     let recorded = run_dir.join("config.toml");
     if recorded.exists() {
-        let existing =
-            RunConfig::load(&recorded).with_context(|| format!("the run's recorded config {}", recorded.display()))?;
+        let existing = RunConfig::load_recorded(&recorded)
+            .with_context(|| format!("the run's recorded config {}", recorded.display()))?;
         // Without a config file, overrides apply to the run's own config.
         let wanted = match &args.config {
             Some(_) => RunConfig::parse_with_overrides(&text, &origin, &args.set)?,
@@ -451,7 +451,7 @@ impl<G: Registered> Generation<'_, G> {
             if !allowed {
                 // Every would-be resignation is played out (by a stronger search of the resigning side) and
                 // counted: the checks that may earn resignation for the next generation.
-                sp.resign_check_fraction = 1.0;
+                sp.resign.check_fraction = 1.0;
             }
             sp.seed = session_seed(self.config.run.seed, sp.seed, g, have);
             let starts = crate::dir::lead_starts_for::<G>(self.dir.root(), self.rules, sp.lead_start_share, g)?;
@@ -472,7 +472,7 @@ impl<G: Registered> Generation<'_, G> {
                 );
             }
             // Generation 0's engine, where it bootstraps, plays at `bootstrap_nodes`.
-            let engine_nodes = job.effective_config().sparring_nodes;
+            let engine_nodes = job.effective_config().sparring.nodes;
             let (stats, seconds) = self.counting_meanwhile(g, || play_games::<G>(self.rules, job, &starts))?;
             run = SelfPlayRun {
                 sparring: sparring_score(&stats, engine_nodes),

@@ -1,6 +1,6 @@
 //! The classic engine the networks must beat: iterative-deepening negamax alpha-beta with a transposition table,
 //! over the game's [`Heuristic`]. The arena plays it as the `alphabeta` baseline; self-play can spar with it
-//! (`selfplay.sparring_share`).
+//! (`selfplay.sparring.share`).
 //!
 //! - **Plies are moves.** The tree is walked with [`Game::legal_moves`](zero_games::Game::legal_moves) and [`Game::play`](zero_games::Game::play), so a Bashni multi-jump
 //!   capture is one ply, whatever its number of actions. The sign flips when the side to move changes (after

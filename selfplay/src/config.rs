@@ -32,7 +32,7 @@ pub enum SparringSide {
     /// The other side (Bagh Chal's tigers).
     Second,
     /// Both sides: every engine move is recorded as a policy target (there is no network side to record), as in
-    /// the first generation's games of `bootstrap_nodes`.
+    /// the first generation's games of `bootstrap.nodes`.
     Both,
 }
 
@@ -58,23 +58,8 @@ pub struct SelfPlayConfig {
     /// low, the search's best is played. Off, the Gumbel root samples at T = 1 all game (the paper's self-play),
     /// and a side that a single bad move costs the game (Bagh Chal's goats) makes one in many of its moves.
     pub gumbel_temperature: bool,
-    /// Resign when the root value for the side to move stays below this for `resign_consecutive` of its own
-    /// move-starting searches; -1 or less switches resignation off.
-    pub resign_threshold: f32,
-    /// Consecutive own searches below the threshold before resigning.
-    pub resign_consecutive: u32,
-    /// Share of would-be resigned games that are played out instead, to measure false resignations.
-    pub resign_check_fraction: f32,
-    /// In a game played out to check a resignation, the side that would have resigned searches with this many
-    /// times the simulations of a full search (the other side as usual): a check that can see a resignation
-    /// the usual search would wrongly have made. 1 plays the check as usual.
-    pub resign_check_strength: u32,
-    /// The run lets self-play resign in a generation only when the one before measured at most this share of
-    /// false resignations (over at least `resign_min_checks` checks); until then every would-be resignation
-    /// is played out as a check. 1 trusts the value head from the start.
-    pub resign_max_false_rate: f32,
-    /// Checks the previous generation must have played for its false-resignation rate to count.
-    pub resign_min_checks: u32,
+    /// Resignation, and the checks that measure how often it is wrong (`[selfplay.resign]`).
+    pub resign: ResignConfig,
     /// Games played at once by one worker; their leaves share each evaluator call.
     pub games_in_flight: usize,
     /// Leaves gathered per game and evaluator call, kept apart by virtual loss.
@@ -106,32 +91,10 @@ pub struct SelfPlayConfig {
     /// game whose sides differ (Bagh Chal's goats and tigers), a side that searches deeper in training games
     /// punishes plans that an equal opponent would let pass.
     pub side_simulations: [f32; 2],
-    /// Share of games in which one side (`sparring_side`) is played by the classic engine
-    /// (alpha-beta over the game's heuristic, [`zero_search::alphabeta`]) instead of the network's search.
-    /// Only the network's side is searched and recorded, so the network learns from its own searches, with the
-    /// results of games against an opponent that plays the plans self-play never tries (Bagh Chal's goats
-    /// shutting in the tigers). 0 keeps pure self-play.
-    pub sparring_share: f32,
-    /// The side the engine plays in a sparring game: `either` (drawn for each game), `first` or `second`.
-    pub sparring_side: SparringSide,
-    /// Whether the engine's moves in sparring games are recorded too, each as a one-hot policy target, so that the
-    /// network's side learns from the engine where the engine plays it (always so with `sparring_side = "both"`,
-    /// which has no network side). `bootstrap_random_moves` then applies to the engine's moves.
-    pub sparring_recorded: bool,
-    /// Nodes of each alpha-beta search in a sparring game: a node budget rather than a time budget, so that a
-    /// run stays reproducible.
-    pub sparring_nodes: u64,
-    /// Generation 0's games (no network yet) played by the classic engine on both sides at this many nodes a
-    /// move, each engine move recorded as the policy target (one-hot) and each game's result as the value
-    /// target: the first network imitates alpha-beta instead of learning from the uniform-prior search with
-    /// random rollouts. 0 keeps the rollout search.
-    pub bootstrap_nodes: u64,
-    /// The side the engine plays in those games: `both` (the default), or one side (`first`, `second`, `either`),
-    /// the other played and recorded by generation 0's uniform-prior rollout search as without a bootstrap.
-    pub bootstrap_side: SparringSide,
-    /// Share of moves in those games played at random instead (not recorded), so that the games differ and
-    /// some are decided.
-    pub bootstrap_random_moves: f32,
+    /// Games against the classic engine (`[selfplay.sparring]`).
+    pub sparring: SparringConfig,
+    /// Generation 0's games played by the classic engine (`[selfplay.bootstrap]`).
+    pub bootstrap: BootstrapConfig,
     /// Share of games that begin from a balanced random opening (`zero_search::balance`, the kind the arena's
     /// books and a run's matches start from) instead of the start position: `opening_plies` uniformly random
     /// moves, kept only where a depth-4 alpha-beta judges the position about as even as the start (else drawn
@@ -150,6 +113,101 @@ pub struct SelfPlayConfig {
     pub lead_start_share: f32,
 }
 
+/// `[selfplay.resign]`: when a side gives up, and the checks that keep that honest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ResignConfig {
+    /// Resign when the root value for the side to move stays below this for `consecutive` of its own
+    /// move-starting searches; -1 or less switches resignation off.
+    pub threshold: f32,
+    /// Consecutive own searches below the threshold before resigning.
+    pub consecutive: u32,
+    /// Share of would-be resigned games that are played out instead, to measure false resignations.
+    pub check_fraction: f32,
+    /// In a game played out to check a resignation, the side that would have resigned searches with this many
+    /// times the simulations of a full search (the other side as usual): a check that can see a resignation
+    /// the usual search would wrongly have made. 1 plays the check as usual.
+    pub check_strength: u32,
+    /// The run lets self-play resign in a generation only when the one before measured at most this share of
+    /// false resignations (over at least `min_checks` checks); until then every would-be resignation
+    /// is played out as a check. 1 trusts the value head from the start.
+    pub max_false_rate: f32,
+    /// Checks the previous generation must have played for its false-resignation rate to count.
+    pub min_checks: u32,
+}
+
+impl Default for ResignConfig {
+    fn default() -> Self {
+        ResignConfig {
+            threshold: -0.95,
+            consecutive: 3,
+            check_fraction: 0.1,
+            check_strength: 2,
+            max_false_rate: 0.05,
+            min_checks: 20,
+        }
+    }
+}
+
+/// `[selfplay.sparring]`: games in which the classic engine plays one side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SparringConfig {
+    /// Share of games in which one side (`side`) is played by the classic engine
+    /// (alpha-beta over the game's heuristic, [`zero_search::alphabeta`]) instead of the network's search.
+    /// Only the network's side is searched and recorded, so the network learns from its own searches, with the
+    /// results of games against an opponent that plays the plans self-play never tries (Bagh Chal's goats
+    /// shutting in the tigers). 0 keeps pure self-play.
+    pub share: f32,
+    /// The side the engine plays in a sparring game: `either` (drawn for each game), `first` or `second`.
+    pub side: SparringSide,
+    /// Whether the engine's moves in sparring games are recorded too, each as a one-hot policy target, so that the
+    /// network's side learns from the engine where the engine plays it (always so with `side = "both"`,
+    /// which has no network side). `bootstrap.random_moves` then applies to the engine's moves.
+    pub recorded: bool,
+    /// Nodes of each alpha-beta search in a sparring game: a node budget rather than a time budget, so that a
+    /// run stays reproducible.
+    pub nodes: u64,
+}
+
+impl Default for SparringConfig {
+    fn default() -> Self {
+        SparringConfig {
+            share: 0.0,
+            side: SparringSide::Either,
+            recorded: false,
+            nodes: 20_000,
+        }
+    }
+}
+
+/// `[selfplay.bootstrap]`: generation 0's games, played by the classic engine while there is no network yet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BootstrapConfig {
+    /// Generation 0's games (no network yet) played by the classic engine on both sides at this many nodes a
+    /// move, each engine move recorded as the policy target (one-hot) and each game's result as the value
+    /// target: the first network imitates alpha-beta instead of learning from the uniform-prior search with
+    /// random rollouts. 0 keeps the rollout search.
+    pub nodes: u64,
+    /// The side the engine plays in those games: `both` (the default), or one side (`first`, `second`, `either`),
+    /// the other played and recorded by generation 0's uniform-prior rollout search as without a bootstrap.
+    pub side: SparringSide,
+    /// Share of moves in those games played at random instead (not recorded), so that the games differ and
+    /// some are decided.
+    pub random_moves: f32,
+}
+
+impl Default for BootstrapConfig {
+    fn default() -> Self {
+        BootstrapConfig {
+            nodes: 0,
+            side: SparringSide::Both,
+            random_moves: 0.05,
+        }
+    }
+}
+
 /// Random openings drawn for one game before it starts from the start position instead.
 pub const OPENING_TRIES: usize = 50;
 /// The most plies of a self-play opening: past this, random moves are no opening.
@@ -165,12 +223,7 @@ impl Default for SelfPlayConfig {
             temperature_end: 0.1,
             temperature_decay_plies: 30,
             gumbel_temperature: false,
-            resign_threshold: -0.95,
-            resign_consecutive: 3,
-            resign_check_fraction: 0.1,
-            resign_check_strength: 2,
-            resign_max_false_rate: 0.05,
-            resign_min_checks: 20,
+            resign: ResignConfig::default(),
             games_in_flight: 32,
             leaves_per_game: 2,
             workers: 1,
@@ -182,13 +235,8 @@ impl Default for SelfPlayConfig {
             draw_score: 0.0,
             policy_surprise_weight: 0.0,
             side_simulations: [1.0, 1.0],
-            sparring_share: 0.0,
-            sparring_side: SparringSide::Either,
-            sparring_recorded: false,
-            sparring_nodes: 20_000,
-            bootstrap_nodes: 0,
-            bootstrap_side: SparringSide::Both,
-            bootstrap_random_moves: 0.05,
+            sparring: SparringConfig::default(),
+            bootstrap: BootstrapConfig::default(),
             opening_share: 0.0,
             opening_plies: [2, 6],
             lead_start_share: 0.0,
@@ -226,12 +274,12 @@ impl SelfPlayConfig {
         }
         for (key, p) in [
             ("full_search_prob", self.full_search_prob),
-            ("resign_check_fraction", self.resign_check_fraction),
-            ("resign_max_false_rate", self.resign_max_false_rate),
+            ("resign.check_fraction", self.resign.check_fraction),
+            ("resign.max_false_rate", self.resign.max_false_rate),
             ("draw_score", self.draw_score),
             ("policy_surprise_weight", self.policy_surprise_weight),
-            ("sparring_share", self.sparring_share),
-            ("bootstrap_random_moves", self.bootstrap_random_moves),
+            ("sparring.share", self.sparring.share),
+            ("bootstrap.random_moves", self.bootstrap.random_moves),
             ("opening_share", self.opening_share),
             ("lead_start_share", self.lead_start_share),
         ] {
@@ -241,12 +289,12 @@ impl SelfPlayConfig {
         }
         // A value is in [-1, 1]: a threshold outside it would resign every game (above 1) or silently never
         // (below -1, where -1 is the documented way to switch resignation off).
-        if !(-1.0..=1.0).contains(&self.resign_threshold) {
+        if !(-1.0..=1.0).contains(&self.resign.threshold) {
             return fail(
-                "resign_threshold",
+                "resign.threshold",
                 &format!(
                     "must be within [-1, 1] (-1 switches resignation off), got {}",
-                    self.resign_threshold
+                    self.resign.threshold
                 ),
             );
         }
@@ -273,27 +321,27 @@ impl SelfPlayConfig {
         if self.games_per_shard == 0 {
             return fail("games_per_shard", "must be at least 1");
         }
-        if self.resign_consecutive == 0 {
-            return fail("resign_consecutive", "must be at least 1");
+        if self.resign.consecutive == 0 {
+            return fail("resign.consecutive", "must be at least 1");
         }
-        if self.resign_check_strength == 0 {
-            return fail("resign_check_strength", "must be at least 1");
+        if self.resign.check_strength == 0 {
+            return fail("resign.check_strength", "must be at least 1");
         }
         self.validate_lengths()
     }
 
     /// Checks the engine's node budgets, the openings' lengths and the sides' simulation factors.
     fn validate_lengths(&self) -> Result<(), ConfigError> {
-        if !(1..=MAX_SPARRING_NODES).contains(&self.sparring_nodes) {
+        if !(1..=MAX_SPARRING_NODES).contains(&self.sparring.nodes) {
             return fail(
-                "sparring_nodes",
-                &format!("must be within [1, {MAX_SPARRING_NODES}], got {}", self.sparring_nodes),
+                "sparring.nodes",
+                &format!("must be within [1, {MAX_SPARRING_NODES}], got {}", self.sparring.nodes),
             );
         }
-        if self.bootstrap_nodes > MAX_SPARRING_NODES {
+        if self.bootstrap.nodes > MAX_SPARRING_NODES {
             return fail(
-                "bootstrap_nodes",
-                &format!("must be within [0, {MAX_SPARRING_NODES}], got {}", self.bootstrap_nodes),
+                "bootstrap.nodes",
+                &format!("must be within [0, {MAX_SPARRING_NODES}], got {}", self.bootstrap.nodes),
             );
         }
         let [fewest, most] = self.opening_plies;
@@ -314,33 +362,35 @@ impl SelfPlayConfig {
         Ok(())
     }
 
-    /// The settings generation 0 plays with when no network exists yet: with `bootstrap_nodes`, every game is
-    /// a recorded sparring game of the engine at that budget on `bootstrap_side` (against itself by default);
+    /// The settings generation 0 plays with when no network exists yet: with `bootstrap.nodes`, every game is
+    /// a recorded sparring game of the engine at that budget on `bootstrap.side` (against itself by default);
     /// else these settings (the uniform-prior rollout search).
     pub fn for_generation_zero(&self) -> SelfPlayConfig {
         let mut config = self.clone();
-        if self.bootstrap_nodes > 0 {
-            config.sparring_share = 1.0;
-            config.sparring_side = self.bootstrap_side;
-            config.sparring_recorded = true;
-            config.sparring_nodes = self.bootstrap_nodes;
+        if self.bootstrap.nodes > 0 {
+            config.sparring = SparringConfig {
+                share: 1.0,
+                side: self.bootstrap.side,
+                recorded: true,
+                nodes: self.bootstrap.nodes,
+            };
         }
         config
     }
 
     /// Whether resignation is on at all.
     pub fn resignation_enabled(&self) -> bool {
-        self.resign_threshold > -1.0
+        self.resign.threshold > -1.0
     }
 
     /// Whether a run may let this generation resign, given the previous generation's checks: `false_resigns`
     /// of `checks` would-be resignations played out were not lost.
     pub fn resignation_earned(&self, checks: u64, false_resigns: u64) -> bool {
-        if self.resign_max_false_rate >= 1.0 {
+        if self.resign.max_false_rate >= 1.0 {
             return true;
         }
-        checks >= u64::from(self.resign_min_checks)
-            && false_resigns as f64 <= self.resign_max_false_rate as f64 * checks as f64
+        checks >= u64::from(self.resign.min_checks)
+            && false_resigns as f64 <= self.resign.max_false_rate as f64 * checks as f64
     }
 
     /// The simulations of a search of `base` simulations for `side`: scaled by its `side_simulations` factor,

@@ -21,7 +21,7 @@ pub mod starts;
 pub mod stats;
 pub mod worker;
 
-pub use config::{ConfigError, SelfPlayConfig, SparringSide};
+pub use config::{BootstrapConfig, ConfigError, ResignConfig, SelfPlayConfig, SparringConfig, SparringSide};
 pub use records::GameRecorder;
 pub use sink::{GameSink, MemorySink, ShardSink, SinkError};
 pub use starts::lead_starts;

@@ -48,7 +48,7 @@ pub struct SelfPlayStats {
     /// Would-be resigned games played out to check, and those the resigning side did not lose.
     pub resign_checks: u64,
     pub false_resigns: u64,
-    /// Games against the classic engine (`selfplay.sparring_share`), and the network's wins and draws in them.
+    /// Games against the classic engine (`selfplay.sparring.share`), and the network's wins and draws in them.
     pub sparring_games: u64,
     pub sparring_wins: u64,
     pub sparring_draws: u64,

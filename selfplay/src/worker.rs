@@ -2,14 +2,14 @@
 //! `leaves_per_game` leaves of every game (kept apart by virtual loss) into one evaluator call. Finished games
 //! go through a channel to the calling thread, which hands them to the sink in game-index order.
 //!
-//! Sparring games (`selfplay.sparring_share`): the classic engine plays one side, on the worker's thread between
+//! Sparring games (`selfplay.sparring.share`): the classic engine plays one side, on the worker's thread between
 //! two evaluator calls (its node budget keeps it short); only the network's side is searched and recorded, and
 //! with `sparring_recorded` the engine's moves too, each as a one-hot policy target.
 //! Random openings (`selfplay.opening_share`): a share of games begin with a balanced random opening, whose moves
 //! are played before the first search, written in the game record and not recorded as positions.
 //! Lead starts (`selfplay.lead_start_share`): a share of games begin at one of the positions the job was given
 //! ([`crate::starts`]) instead of the start position, with no opening.
-//! Bootstrap games (`selfplay.bootstrap_nodes`, generation 0 only): recorded sparring games, the engine on
+//! Bootstrap games (`selfplay.bootstrap.nodes`, generation 0 only): recorded sparring games, the engine on
 //! `bootstrap_side` (both sides by default), a share of its moves (`bootstrap_random_moves`) played at random
 //! and not recorded.
 //!
@@ -83,7 +83,7 @@ struct ResignState {
     would_resign: Option<Side>,
 }
 
-/// The classic engine playing one side of a sparring game (`selfplay.sparring_share`).
+/// The classic engine playing one side of a sparring game (`selfplay.sparring.share`).
 struct Sparring<G: Heuristic> {
     /// The engine's side; `None`: both (a bootstrap game, whose engine moves are the records).
     side: Option<Side>,
@@ -220,10 +220,10 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
     /// generator; nothing is drawn when sparring is off, so pure self-play games stay as they were).
     fn draw_sparring(&self, index: usize, rng: &mut ChaCha8Rng) -> Option<Sparring<G>> {
         let c = self.config;
-        if c.sparring_share <= 0.0 || rng.random::<f32>() >= c.sparring_share {
+        if c.sparring.share <= 0.0 || rng.random::<f32>() >= c.sparring.share {
             return None;
         }
-        let side = match c.sparring_side {
+        let side = match c.sparring.side {
             SparringSide::First => Some(Side::First),
             SparringSide::Second => Some(Side::Second),
             SparringSide::Either if rng.random::<bool>() => Some(Side::First),
@@ -231,7 +231,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
             SparringSide::Both => None,
         };
         let limit = SearchLimit {
-            nodes: Some(c.sparring_nodes),
+            nodes: Some(c.sparring.nodes),
             ..SearchLimit::default()
         };
         let engine_rng = ChaCha8Rng::seed_from_u64(derive_seed(c.seed, 1 << 41 | index as u64));
@@ -326,8 +326,8 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         let sparring = slot.sparring.as_mut().expect("the engine plays this game");
         let game = slot.search.game().clone();
         let (mut mv, info) = sparring.engine.search(&game);
-        let recorded = self.config.sparring_recorded || sparring.side.is_none();
-        let random = recorded && slot.rng.random::<f32>() < self.config.bootstrap_random_moves;
+        let recorded = self.config.sparring.recorded || sparring.side.is_none();
+        let random = recorded && slot.rng.random::<f32>() < self.config.bootstrap.random_moves;
         if random {
             let mut moves = Vec::new();
             game.legal_moves(&mut moves);
@@ -358,7 +358,7 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
         let strengthened = checked.is_some_and(|side| side == search.game().to_move());
         let full = drawn_full || strengthened;
         let base = if strengthened {
-            c.search.simulations.saturating_mul(c.resign_check_strength.max(1))
+            c.search.simulations.saturating_mul(c.resign.check_strength.max(1))
         } else if full {
             c.search.simulations
         } else {
@@ -531,15 +531,15 @@ impl<'a, G: Encoding + Heuristic, E: Evaluator<G>> Worker<'a, G, E> {
             return None;
         }
         let streak = &mut slot.resign.low_streak[mover.index()];
-        if root_value >= config.resign_threshold {
+        if root_value >= config.resign.threshold {
             *streak = 0;
             return None;
         }
         *streak += 1;
-        if *streak < config.resign_consecutive {
+        if *streak < config.resign.consecutive {
             return None;
         }
-        if slot.rng.random::<f32>() < config.resign_check_fraction {
+        if slot.rng.random::<f32>() < config.resign.check_fraction {
             slot.resign.would_resign = Some(mover);
             None
         } else {

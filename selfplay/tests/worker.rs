@@ -12,7 +12,10 @@ use zero_games::{Encoding, EndReason, Game, Heuristic, Side};
 use zero_search::alphabeta::{AlphaBeta, SearchLimit};
 use zero_search::balance::{BalanceJudge, SELFPLAY_BALANCE_DEPTH};
 use zero_search::{RolloutEvaluator, RootSearch, SearchConfig, UniformEvaluator};
-use zero_selfplay::{MemorySink, Progress, SelfPlayConfig, SelfPlayStats, SparringSide, derive_seed, run_selfplay};
+use zero_selfplay::{
+    BootstrapConfig, MemorySink, Progress, ResignConfig, SelfPlayConfig, SelfPlayStats, SparringConfig, SparringSide,
+    derive_seed, run_selfplay,
+};
 
 fn small_config(root: RootSearch, workers: usize) -> SelfPlayConfig {
     SelfPlayConfig {
@@ -28,9 +31,12 @@ fn small_config(root: RootSearch, workers: usize) -> SelfPlayConfig {
         leaves_per_game: 2,
         workers,
         seed: 11,
-        resign_threshold: -0.5,
-        resign_consecutive: 2,
-        resign_check_fraction: 0.5,
+        resign: ResignConfig {
+            threshold: -0.5,
+            consecutive: 2,
+            check_fraction: 0.5,
+            ..Default::default()
+        },
         ..SelfPlayConfig::default()
     }
 }
@@ -219,7 +225,10 @@ fn a_drawn_games_positions_take_the_judged_score_of_its_final_position() {
     let rules = Tours::parse_rules(None, &["max-plies=16".to_string()]).unwrap();
     let config = SelfPlayConfig {
         draw_score: 0.5,
-        resign_threshold: -1.0,
+        resign: ResignConfig {
+            threshold: -1.0,
+            ..Default::default()
+        },
         ..small_config(RootSearch::Gumbel, 1)
     };
     let (_, sink) = play_with::<Tours>(&config, &rules, 4, 0, 100);
@@ -314,10 +323,13 @@ fn a_resignation_check_is_played_out_by_a_stronger_search_of_the_resigning_side(
     let rules = BaghChal::parse_rules(None, &["max-plies=60".to_string()]).unwrap();
     // Every would-be resignation is checked; random playouts judge positions harshly enough to trigger some.
     let config = SelfPlayConfig {
-        resign_threshold: -0.1,
-        resign_consecutive: 1,
-        resign_check_fraction: 1.0,
-        resign_check_strength: 3,
+        resign: ResignConfig {
+            threshold: -0.1,
+            consecutive: 1,
+            check_fraction: 1.0,
+            check_strength: 3,
+            ..Default::default()
+        },
         full_search_prob: 0.0,
         ..small_config(RootSearch::Puct, 1)
     };
@@ -347,7 +359,10 @@ fn a_resignation_check_is_played_out_by_a_stronger_search_of_the_resigning_side(
 fn each_side_searches_with_its_own_share_of_the_simulations() {
     let rules = BaghChal::parse_rules(None, &["max-plies=40".to_string()]).unwrap();
     let config = SelfPlayConfig {
-        resign_threshold: -1.0,
+        resign: ResignConfig {
+            threshold: -1.0,
+            ..Default::default()
+        },
         side_simulations: [1.0, 2.5],
         ..small_config(RootSearch::Gumbel, 1)
     };
@@ -375,15 +390,21 @@ fn a_resign_threshold_outside_the_value_range_is_refused_by_name() {
     // From the audit of issue 103: 2.0 was accepted and resigned every game.
     for bad in [2.0, 1.01, -1.5, f32::NAN] {
         let config = SelfPlayConfig {
-            resign_threshold: bad,
+            resign: ResignConfig {
+                threshold: bad,
+                ..Default::default()
+            },
             ..SelfPlayConfig::default()
         };
         let err = config.validate().unwrap_err();
-        assert_eq!(err.key, "resign_threshold", "{bad}: {err}");
+        assert_eq!(err.key, "resign.threshold", "{bad}: {err}");
     }
     for good in [-1.0, -0.95, 1.0] {
         let config = SelfPlayConfig {
-            resign_threshold: good,
+            resign: ResignConfig {
+                threshold: good,
+                ..Default::default()
+            },
             ..SelfPlayConfig::default()
         };
         assert_eq!(config.validate(), Ok(()), "{good}");
@@ -432,11 +453,17 @@ fn assert_engine_chose<G: Heuristic>(engine: &mut AlphaBeta<G>, state: &G, text:
 fn in_a_sparring_game_the_engine_plays_one_side_and_only_the_other_is_recorded() {
     let rules = BaghChal::parse_rules(None, &["max-plies=60".to_string()]).unwrap();
     let config = SelfPlayConfig {
-        sparring_share: 1.0,
-        sparring_nodes: 3000,
+        sparring: SparringConfig {
+            share: 1.0,
+            nodes: 3000,
+            ..Default::default()
+        },
+        resign: ResignConfig {
+            threshold: -0.1,
+            consecutive: 1,
+            ..Default::default()
+        },
         // Resignation is on, but a sparring game is always played out.
-        resign_threshold: -0.1,
-        resign_consecutive: 1,
         ..small_config(RootSearch::Puct, 1)
     };
     let (stats, sink) = play_with::<BaghChal>(&config, &rules, 6, 0, 60);
@@ -470,9 +497,12 @@ fn a_sparring_side_set_in_the_config_is_the_engines_in_every_sparring_game() {
     let rules = BaghChal::parse_rules(None, &["max-plies=30".to_string()]).unwrap();
     for (engine, network) in [(SparringSide::First, 1), (SparringSide::Second, 0)] {
         let config = SelfPlayConfig {
-            sparring_share: 1.0,
-            sparring_side: engine,
-            sparring_nodes: 500,
+            sparring: SparringConfig {
+                share: 1.0,
+                side: engine,
+                nodes: 500,
+                ..Default::default()
+            },
             ..small_config(RootSearch::Puct, 1)
         };
         let (stats, sink) = play_with::<BaghChal>(&config, &rules, 4, 0, 30);
@@ -489,31 +519,43 @@ fn a_sparring_or_bootstrap_setting_out_of_range_is_refused_by_name() {
     for (config, key) in [
         (
             SelfPlayConfig {
-                sparring_share: 1.5,
+                sparring: SparringConfig {
+                    share: 1.5,
+                    ..Default::default()
+                },
                 ..SelfPlayConfig::default()
             },
-            "sparring_share",
+            "sparring.share",
         ),
         (
             SelfPlayConfig {
-                sparring_nodes: 0,
+                sparring: SparringConfig {
+                    nodes: 0,
+                    ..Default::default()
+                },
                 ..SelfPlayConfig::default()
             },
-            "sparring_nodes",
+            "sparring.nodes",
         ),
         (
             SelfPlayConfig {
-                bootstrap_nodes: 100_000_000,
+                bootstrap: BootstrapConfig {
+                    nodes: 100_000_000,
+                    ..Default::default()
+                },
                 ..SelfPlayConfig::default()
             },
-            "bootstrap_nodes",
+            "bootstrap.nodes",
         ),
         (
             SelfPlayConfig {
-                bootstrap_random_moves: -0.1,
+                bootstrap: BootstrapConfig {
+                    random_moves: -0.1,
+                    ..Default::default()
+                },
                 ..SelfPlayConfig::default()
             },
-            "bootstrap_random_moves",
+            "bootstrap.random_moves",
         ),
         (
             SelfPlayConfig {
@@ -527,12 +569,14 @@ fn a_sparring_or_bootstrap_setting_out_of_range_is_refused_by_name() {
     }
 }
 
-/// Bootstrap settings (`bootstrap_nodes`, the engine on `side`) as generation 0 plays them.
+/// Bootstrap settings (`bootstrap.nodes`, the engine on `side`) as generation 0 plays them.
 fn bootstrap_config(random_moves: f32, side: SparringSide) -> SelfPlayConfig {
     SelfPlayConfig {
-        bootstrap_nodes: 400,
-        bootstrap_random_moves: random_moves,
-        bootstrap_side: side,
+        bootstrap: BootstrapConfig {
+            nodes: 400,
+            random_moves,
+            side,
+        },
         ..small_config(RootSearch::Gumbel, 2)
     }
     .for_generation_zero()
@@ -588,7 +632,7 @@ fn in_a_bootstrap_game_the_engine_plays_both_sides_and_each_of_its_moves_is_the_
 fn a_one_sided_bootstrap_records_the_engines_moves_and_the_searches_of_the_other_side() {
     let rules = BaghChal::parse_rules(None, &["max-plies=40".to_string()]).unwrap();
     let config = bootstrap_config(0.0, SparringSide::Second);
-    assert!(config.sparring_recorded);
+    assert!(config.sparring.recorded);
     let (stats, sink) = play_with::<BaghChal>(&config, &rules, 4, 0, 40);
     assert_eq!(
         stats.sparring_games, 4,
@@ -646,10 +690,10 @@ fn without_bootstrap_nodes_generation_zero_plays_the_rollout_search() {
     let boot = bootstrap_config(0.05, SparringSide::Both);
     assert_eq!(
         (
-            boot.sparring_share,
-            boot.sparring_side,
-            boot.sparring_recorded,
-            boot.sparring_nodes
+            boot.sparring.share,
+            boot.sparring.side,
+            boot.sparring.recorded,
+            boot.sparring.nodes
         ),
         (1.0, SparringSide::Both, true, 400)
     );
@@ -666,7 +710,10 @@ fn with_gumbel_temperature_at_zero_the_gumbel_root_plays_its_best_and_the_games_
             temperature_start: 0.0,
             temperature_end: 0.0,
             full_search_prob: 1.0,
-            resign_threshold: -1.0,
+            resign: ResignConfig {
+                threshold: -1.0,
+                ..Default::default()
+            },
             ..small_config(RootSearch::Gumbel, 1)
         };
         let sink = play_uniform::<Bashni>(&config, &rules, 3);
@@ -690,7 +737,10 @@ fn a_minimax_weight_steers_self_plays_searches_and_its_games_replay() {
             temperature_start: 0.0,
             temperature_end: 0.0,
             full_search_prob: 1.0,
-            resign_threshold: -1.0,
+            resign: ResignConfig {
+                threshold: -1.0,
+                ..Default::default()
+            },
             ..small_config(RootSearch::Puct, 1)
         };
         config.search.minimax_weight = minimax_weight;
