@@ -6,7 +6,9 @@
   or a longer cycle), nor between its top-level modules (a file of `run/` and one of `report/` naming each other);
 - no error that is only a `String` in a library crate (`Result<T, String>`, `type Err = String`): a library's
   errors are types (thiserror), which callers can match and wrap; the binaries (`src/`, `src/bin/`) may do as
-  they like.
+  they like;
+- no path of a run directory spelled outside the rundir crate (`"state.json"`, `.join("checkpoints")`...): the
+  layout is `zero_rundir::layout`'s (`RunPaths`), binaries included.
 
 Tests (`tests/`, `benches/`, `examples/`, `#[cfg(test)]` modules) are left out. Exit status 1 with a list of
 what breaks a rule; 0 with a one-line summary otherwise. Run by `make test`.
@@ -20,6 +22,11 @@ LONG, TOO_LONG, MAX_LONG = 80, 120, 5
 SKIP_DIRS = {"target", "tests", "benches", "examples", ".git", "build", "node_modules"}
 # A `Result<..., String>` (generic arguments nested up to two deep) or a FromStr whose error is a String.
 STRING_ERROR = re.compile(r"Result<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*,\s*String>|type Err = String")
+# A run directory's files by name, and its folders where a path is joined with one.
+RUN_DIR_LITERAL = re.compile(
+    r'"(state\.json|config\.toml|version\.txt|generations\.jsonl|metrics\.jsonl|openings\.json|zero\.log|run\.lock)"'
+    r'|\.join\("(data|checkpoints|games|equal-time|report|tensorboard|lease|followers)"\)'
+)
 FN = re.compile(r"^\s*(pub(\([^)]*\))?\s+)?(const\s+)?(async\s+)?(unsafe\s+)?(extern\s+\"C\"\s+)?fn\s+(\w+)")
 
 
@@ -31,8 +38,9 @@ def rust_files():
                 yield os.path.join(crate_dir, f)
 
 
-def strip(line, state):
-    """The line without comments, string and char contents; `state` carries an open block comment."""
+def strip(line, state, keep_strings=False):
+    """The line without comments, and without string and char contents unless `keep_strings`; `state` carries an
+    open block comment."""
     out, i, n = [], 0, len(line)
     while i < n:
         if state["block"]:
@@ -48,7 +56,7 @@ def strip(line, state):
             j = i + 1
             while j < n and line[j] != '"':
                 j += 2 if line[j] == "\\" else 1
-            out.append('""')
+            out.append(line[i:j + 1] if keep_strings else '""')
             i = j + 1
         elif line[i] == "'" and re.match(r"'(\\.|[^\\'])'", line[i:]):
             m = re.match(r"'(\\.|[^\\'])'", line[i:])
@@ -204,14 +212,15 @@ def cycles(graph):
     return found
 
 
-def string_errors(path):
-    """The lines of library file `path` (outside `#[cfg(test)]` modules) whose error type is a plain String."""
+def matching_lines(path, pattern, keep_strings=False):
+    """The lines of `path` (outside `#[cfg(test)]` modules) where `pattern` matches the code (comments left out,
+    and string contents too unless `keep_strings`)."""
     state = {"block": False}
     found = []
     for number, raw in enumerate(open(path, encoding="utf-8"), 1):
         if raw.startswith("#[cfg(test)]"):
             break
-        if STRING_ERROR.search(strip(raw, state)):
+        if pattern.search(strip(raw, state, keep_strings)):
             found.append(number)
     return found
 
@@ -234,8 +243,11 @@ def main():
             elif length > LONG:
                 long_fns.append(f"{rel}:{line}: fn {name} is {length} lines")
         if is_library(rel):
-            for line in string_errors(path):
+            for line in matching_lines(path, STRING_ERROR):
                 problems.append(f"{rel}:{line}: an error that is only a String (a library's errors are types)")
+        if not rel.startswith("rundir" + os.sep) and not rel.startswith("fuzz" + os.sep):
+            for line in matching_lines(path, RUN_DIR_LITERAL, keep_strings=True):
+                problems.append(f"{rel}:{line}: a run directory's path spelled out (zero_rundir::RunPaths names it)")
         src = os.path.join(crate_root(path), "src")
         if path.startswith(src + os.sep):
             graphs.setdefault(src, {})[path] = imports(path, src)
@@ -254,7 +266,7 @@ def main():
         sys.exit(1)
     print(
         f"check-shape: {total} functions, {len(long_fns)} over {LONG} lines, none over {TOO_LONG}; no import circle;"
-        " no String errors in library crates"
+        " no String errors in library crates; no run directory path outside rundir"
     )
 
 

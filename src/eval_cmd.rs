@@ -9,8 +9,8 @@ use zero_arena::{
     round_robin_games,
 };
 use zero_games::{GameKind, Registered, with_game};
-use zero_report::summary::{MatchScore, SideScore};
 use zero_run::evaluate::side_scores;
+use zero_rundir::summary::{MatchScore, SideScore};
 
 #[derive(Args, Debug, Clone)]
 pub struct EvalArgs {

@@ -100,7 +100,7 @@ fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<RunSea
     let from_file = checkpoint.parent().and_then(Path::parent);
     let Some(config) = run_dir
         .or(from_file)
-        .map(|d| d.join("config.toml"))
+        .map(|d| zero_rundir::RunPaths::new(d).config_path())
         .filter(|c| c.is_file())
     else {
         return Ok(None);
@@ -184,7 +184,7 @@ pub fn run(args: ExportArgs) -> Result<()> {
 
 /// The network's Elo from the last line of `RUN_DIR/generations.jsonl`, when there is one.
 fn last_elo(run_dir: &Path) -> Result<Option<f64>> {
-    let generations = zero_run::summary::read_generations(&run_dir.join("generations.jsonl"))?;
+    let generations = zero_run::summary::read_generations(&zero_rundir::RunPaths::new(run_dir).generations_path())?;
     Ok(generations
         .last()
         .and_then(|g| g.ratings.iter().find(|r| r.player == g.network).map(|r| r.elo)))

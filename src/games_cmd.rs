@@ -8,6 +8,7 @@ use zero_data::{GameRecord, ShardHeader, ShardSet};
 use zero_games::{Game, GameKind, Side, with_game};
 use zero_records::arena::MatchRecord;
 use zero_records::{GameResult, Record, write_record};
+use zero_rundir::RunPaths;
 
 /// Which of a run's games to export.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +36,7 @@ pub struct GamesArgs {
 
 /// `zero games`: writes the run's games as records, atomically.
 pub fn export(args: GamesArgs) -> Result<()> {
-    zero_report::run_files::require_run_dir(&args.run_dir)?;
+    zero_rundir::layout::require_run_dir(&args.run_dir)?;
     let mut text = String::new();
     let mut count = 0;
     if args.only != Which::Evaluation {
@@ -57,9 +58,9 @@ pub fn export(args: GamesArgs) -> Result<()> {
 }
 
 fn selfplay_records(args: &GamesArgs, text: &mut String) -> Result<usize> {
-    let data = args.run_dir.join("data");
+    let data = RunPaths::new(&args.run_dir).data_dir();
     let set = ShardSet::scan(&data).with_context(|| format!("reading {}", data.display()))?;
-    let prefix = args.generation.map(zero_report::run_files::shard_prefix);
+    let prefix = args.generation.map(zero_rundir::layout::shard_prefix);
     let mut count = 0;
     for shard in set.shards() {
         if prefix.as_ref().is_some_and(|p| !shard.name.starts_with(p.as_str())) || !shard.games_path.exists() {
@@ -106,8 +107,8 @@ fn selfplay_record<G: Game>(header: &ShardHeader, game: &GameRecord) -> Result<R
 
 fn evaluation_records(args: &GamesArgs, text: &mut String) -> Result<usize> {
     let mut files = Vec::new();
-    for dir in ["games", "equal-time"] {
-        files.extend(zero_report::run_files::jsonl_files(&args.run_dir.join(dir)));
+    for dir in RunPaths::new(&args.run_dir).match_dirs() {
+        files.extend(zero_rundir::layout::jsonl_files(&dir));
     }
     let wanted = args.generation.map(|g| format!("gen-{g:04}"));
     let mut count = 0;

@@ -91,7 +91,7 @@ fn play<G: Registered>(args: &SelfPlayArgs, config: &RunConfig) -> Result<()> {
 
 pub fn run(args: SelfPlayArgs) -> Result<()> {
     if let Some(run_dir) = &args.follow {
-        let config = RunConfig::load_recorded(&run_dir.join("config.toml"))
+        let config = RunConfig::load_recorded(&zero_rundir::RunPaths::new(run_dir).config_path())
             .with_context(|| format!("{} is not a zero run directory", run_dir.display()))?;
         let options = FollowOptions {
             workers: args.workers,

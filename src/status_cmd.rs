@@ -13,11 +13,11 @@ pub struct StatusArgs {
 }
 
 pub fn status(args: StatusArgs) -> anyhow::Result<()> {
-    let status = zero_report::status::status(&args.run_dir)?;
+    let status = zero_rundir::status::status(&args.run_dir)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&status)?);
     } else {
-        print!("{}", zero_report::status::describe(&status));
+        print!("{}", zero_rundir::status::describe(&status));
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use support::{scratch, text};
-use zero_report::followers::{LaunchRecord, read_heartbeats, read_launch_record};
+use zero_rundir::followers::{LaunchRecord, read_heartbeats, read_launch_record};
 
 /// A short Bagh Chal run with two followers, watched closely.
 fn run_command(run_dir: &Path, launcher: &str, generations: u32) -> Command {

@@ -4,27 +4,13 @@
 //! (DejaVu Sans through ab_glyph), so the report renders on a bare machine. `zero run` refreshes it after each
 //! generation, and with it the run's TensorBoard event file ([`tensorboard`]).
 
-pub mod followers;
-pub mod lease;
 mod plots;
-pub mod run_files;
-pub mod status;
-pub mod summary;
 pub mod tensorboard;
 
-use crate::summary::{GenerationSummary, read_generations, read_jsonl};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
-
-pub use run_files::require_run_dir;
-
-/// Seconds since the Unix epoch, by this host's clock.
-pub fn unix_now() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0)
-}
+use zero_rundir::RunPaths;
+use zero_rundir::summary::{GenerationSummary, read_generations, read_jsonl};
 
 /// The files of a report.
 pub struct Report {
@@ -35,12 +21,13 @@ pub struct Report {
 /// Draws the plots and the page into `RUN_DIR/report/`, each file written atomically.
 pub fn write_report(run_dir: &Path) -> Result<Report> {
     // A wrong path is an error, not a new directory with an empty report in it.
-    require_run_dir(run_dir)?;
-    let out = run_dir.join("report");
+    zero_rundir::require_run_dir(run_dir)?;
+    let paths = RunPaths::new(run_dir);
+    let out = paths.report_dir();
     zero_io::create_dir_durably(&out).with_context(|| format!("creating {}", out.display()))?;
-    let generations = read_generations(&run_dir.join("generations.jsonl"))?;
-    let steps: Vec<serde_json::Map<String, serde_json::Value>> = read_jsonl(&run_dir.join("metrics.jsonl"))?;
-    let config = std::fs::read_to_string(run_dir.join("config.toml")).unwrap_or_default();
+    let generations = read_generations(&paths.generations_path())?;
+    let steps: Vec<serde_json::Map<String, serde_json::Value>> = read_jsonl(&paths.metrics_path())?;
+    let config = std::fs::read_to_string(paths.config_path()).unwrap_or_default();
 
     let mut plots = Vec::new();
     // Learning first (the Elo over the weak baselines rises within minutes), the long-run headline after.

@@ -1,11 +1,11 @@
 //! The report's charts, drawn with plotters into PNG files. Each function returns whether it had data to draw.
 
-use crate::summary::{GenerationSummary, PhaseTime};
 use anyhow::{Result, anyhow};
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Once;
+use zero_rundir::summary::{GenerationSummary, PhaseTime};
 
 type StepRows = [serde_json::Map<String, serde_json::Value>];
 
@@ -216,7 +216,7 @@ fn ratings(generations: &[GenerationSummary], x: impl Fn(&GenerationSummary) -> 
         for r in &g.ratings {
             // Each generation's network under one name, so the line shows the run's progress; the previous
             // generation it also played is that line's earlier point, not a series of its own.
-            let earlier_network = crate::summary::is_network_name(&r.player);
+            let earlier_network = zero_rundir::summary::is_network_name(&r.player);
             if earlier_network && r.player != g.network {
                 continue;
             }
@@ -304,7 +304,7 @@ pub fn equal_time_by_hours(path: &Path, generations: &[GenerationSummary], _: &S
 /// Bagh Chal: the share of the network's moves that keep the result under perfect play, by generation: over
 /// all positions, and in the sliding phase by side to move.
 pub fn oracle_by_generation(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
-    let series = |name: &str, of: fn(&crate::summary::OracleSummary) -> Option<f64>| Series {
+    let series = |name: &str, of: fn(&zero_rundir::summary::OracleSummary) -> Option<f64>| Series {
         name: name.to_string(),
         points: generations
             .iter()

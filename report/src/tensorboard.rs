@@ -11,10 +11,10 @@
 //! own: each an `Event` protocol buffer (encoded with prost) framed by its length and masked CRC-32C checksums
 //! (the `crc` crate).
 
-use crate::summary::GenerationSummary;
 use anyhow::{Context, Result};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
+use zero_rundir::summary::GenerationSummary;
 
 /// The event file, in `RUN_DIR/tensorboard/` (TensorBoard reads any file whose name holds `tfevents`).
 pub const EVENT_FILE: &str = "events.out.tfevents.zero";
@@ -100,7 +100,7 @@ pub fn write_events(
     generations: &[GenerationSummary],
     steps: &[Map<String, Value>],
 ) -> Result<PathBuf> {
-    let dir = run_dir.join("tensorboard");
+    let dir = zero_rundir::RunPaths::new(run_dir).tensorboard_dir();
     zero_io::create_dir_durably(&dir).with_context(|| format!("creating {}", dir.display()))?;
     // The run's start on the wall clock, for records from before rows carried their time.
     let started = steps

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use zero_data::ShardSet;
 use zero_games::{Registered, with_game};
 use zero_model::Checkpoint;
+use zero_rundir::RunPaths;
 
 /// One problem found, and whether it was repaired.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,18 +70,19 @@ pub fn check_run(root: &Path, repair: bool) -> Result<CheckReport> {
             repaired,
         });
     }
+    let paths = RunPaths::new(root);
     let state = match RunDir::read_state(root) {
         Ok(state) => Some(state),
         Err(e) => {
-            report.found(&root.join("state.json"), format!("{e:#}"));
+            report.found(&paths.state_path(), format!("{e:#}"));
             None
         }
     };
-    match RunConfig::load_recorded(&root.join("config.toml")) {
+    match RunConfig::load_recorded(&paths.config_path()) {
         Ok(config) => with_game!(config.game, G => check_checkpoints::<G>(root, state.as_ref(), &mut report)),
-        Err(e) => report.found(&root.join("config.toml"), format!("{e:#}")),
+        Err(e) => report.found(&paths.config_path(), format!("{e:#}")),
     }
-    check_shards(&root.join("data"), &mut report)?;
+    check_shards(&paths.data_dir(), &mut report)?;
     check_records(root, state.as_ref(), repair, &mut report)?;
     Ok(report)
 }
@@ -88,11 +90,10 @@ pub fn check_run(root: &Path, repair: bool) -> Result<CheckReport> {
 /// The temporaries and orphaned shard halves of the run's folders (what [`RunDir::open`] removes), listed.
 fn leftovers(root: &Path) -> Result<Vec<PathBuf>> {
     let mut found = Vec::new();
+    let paths = RunPaths::new(root);
     let mut dirs = vec![root.to_path_buf()];
-    for sub in ["data", "checkpoints", "games", "equal-time", "report"] {
-        dirs.push(root.join(sub));
-    }
-    if let Ok(entries) = std::fs::read_dir(root.join("games")) {
+    dirs.extend(paths.created_dirs());
+    if let Ok(entries) = std::fs::read_dir(paths.games_dir()) {
         dirs.extend(entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()));
     }
     for dir in dirs {
@@ -117,7 +118,7 @@ fn leftovers(root: &Path) -> Result<Vec<PathBuf>> {
 /// Loads every checkpoint (checksum, architecture, game) and the trainer's state beside it, and checks that the
 /// state's networks are there.
 fn check_checkpoints<G: Registered>(root: &Path, state: Option<&RunState>, report: &mut CheckReport) {
-    let dir = root.join("checkpoints");
+    let dir = RunPaths::new(root).checkpoints_dir();
     let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|entries| entries.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
@@ -188,7 +189,8 @@ fn check_shards(data: &Path, report: &mut CheckReport) -> Result<()> {
 /// Parses the JSONL records line by line (cutting a torn last line with `repair`), and checks the
 /// generations' summaries against the state.
 fn check_records(root: &Path, state: Option<&RunState>, repair: bool, report: &mut CheckReport) -> Result<()> {
-    for path in [root.join("metrics.jsonl"), root.join("generations.jsonl")] {
+    let paths = RunPaths::new(root);
+    for path in [paths.metrics_path(), paths.generations_path()] {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
@@ -214,19 +216,19 @@ fn check_records(root: &Path, state: Option<&RunState>, repair: bool, report: &m
         }
     }
     let summaries: Vec<GenerationSummary> =
-        crate::summary::read_generations(&root.join("generations.jsonl")).unwrap_or_default();
+        crate::summary::read_generations(&paths.generations_path()).unwrap_or_default();
     if let Some(state) = state {
         let mut seen = std::collections::BTreeSet::new();
         for s in &summaries {
             if !seen.insert(s.generation) {
                 report.found(
-                    &root.join("generations.jsonl"),
+                    &paths.generations_path(),
                     format!("generation {} recorded twice", s.generation),
                 );
             }
             if s.generation > state.generation {
                 report.found(
-                    &root.join("generations.jsonl"),
+                    &paths.generations_path(),
                     format!(
                         "generation {} recorded, but the state is at {}",
                         s.generation, state.generation
@@ -235,7 +237,7 @@ fn check_records(root: &Path, state: Option<&RunState>, repair: bool, report: &m
             }
         }
     }
-    for dir in [root.join("games"), root.join("equal-time")] {
+    for dir in paths.match_dirs() {
         for file in crate::evaluate::jsonl_files(&dir) {
             report.records += 1;
             if let Err(e) = zero_arena::records::read_jsonl(&file) {

@@ -1,25 +1,7 @@
 //! A run directory: its layout, the lock that keeps a second process out, and the state that says where a killed
 //! run resumes.
 //!
-//! ```text
-//! RUN_DIR/
-//!   config.toml        the resolved config (every default written out)
-//!   version.txt        the zero version and git revision that made the run
-//!   lease/             the lease of the process driving the run (zero_report::lease): NNNNNNNN.json, renewed
-//!                      every second; another process takes the run over only once it is released or dead
-//!   state.json         the next generation and phase (written atomically after each phase)
-//!   data/              self-play shards: g0003-….parquet (+ .games.parquet), one finished game per shard while
-//!                      the generation plays, merged into one g0003-…-merged shard once it is finished
-//!   checkpoints/       gen-0004.safetensors (+ .train.safetensors: optimizer and data cursor)
-//!   games/             evaluation games, one file per pairing: baselines/random-vs-greedy.jsonl (played once),
-//!                      gen-0004/vs-random.jsonl, gen-0004/vs-gen3.jsonl (see `evaluate`)
-//!   equal-time/        the headline match at equal thinking time, kept out of the Elo pool:
-//!                      gen-0004-ms100.jsonl
-//!   openings.json      the evaluation openings, generated once
-//!   metrics.jsonl      one line per training step
-//!   generations.jsonl  one summary line per generation
-//!   report/            index.html and the plots
-//! ```
+//! Where each file lives is `zero_rundir::layout` ([`RunPaths`], which a [`RunDir`] dereferences to).
 
 use crate::summary::GenerationSummary;
 use anyhow::{Context, Result, bail};
@@ -32,7 +14,8 @@ use std::sync::Mutex;
 use std::time::SystemTime;
 use zero_data::{FooterCache, ShardSet};
 use zero_games::{EndReason, Game};
-use zero_report::lease::{Lease, LeaseRecord, Timing};
+use zero_rundir::RunPaths;
+use zero_rundir::lease::{Lease, LeaseRecord, Timing};
 
 /// What a run is doing; `state.json` records the next phase to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,9 +58,9 @@ impl Default for RunState {
 }
 
 pub struct RunDir {
-    root: PathBuf,
+    paths: RunPaths,
     /// Held and renewed for the life of this value; released when it is dropped. A process killed with it is
-    /// known dead on this machine at once, and elsewhere once its beat has stood still (see `zero_report::lease`).
+    /// known dead on this machine at once, and elsewhere once its beat has stood still (see `zero_rundir::lease`).
     lease: Lease,
     /// What each shard of the generation last counted holds, by name and modification time: a generation's
     /// shards are counted again as it goes on (thousands of followers' one-game shards), and a shard once
@@ -87,13 +70,22 @@ pub struct RunDir {
     footers: Mutex<FooterCache>,
 }
 
+/// A run directory is its paths, with the lease held.
+impl std::ops::Deref for RunDir {
+    type Target = RunPaths;
+    fn deref(&self) -> &RunPaths {
+        &self.paths
+    }
+}
+
 impl RunDir {
     /// Opens (creating if needed) a run directory and takes its lease; fails with the holder's name when another
     /// process drives it.
     pub fn open(root: &Path) -> Result<RunDir> {
-        for sub in ["data", "checkpoints", "games", "equal-time", "report"] {
-            zero_io::create_dir_durably(&root.join(sub))
-                .with_context(|| format!("creating {}", root.join(sub).display()))?;
+        let paths = RunPaths::new(root);
+        let old_lock = paths.old_lock_path();
+        for dir in paths.created_dirs() {
+            zero_io::create_dir_durably(&dir).with_context(|| format!("creating {}", dir.display()))?;
         }
         let lease = Lease::acquire_as(root, LeaseRecord::for_this_process(), Timing::default(), |holder| {
             tracing::info!(
@@ -103,9 +95,9 @@ impl RunDir {
             )
         })?;
         // The lock file of zero versions before the lease; nothing reads it any more.
-        let _ = std::fs::remove_file(root.join("run.lock"));
+        let _ = std::fs::remove_file(old_lock);
         let dir = RunDir {
-            root: root.to_path_buf(),
+            paths,
             lease,
             counted: Mutex::default(),
             footers: Mutex::default(),
@@ -125,18 +117,18 @@ impl RunDir {
     pub fn clean_leftovers(&self) -> Result<()> {
         // Another host's follower may be between the two halves of a shard, with a lock this host cannot see.
         let host = zero_io::this_host();
-        let elsewhere = |shard: &str| zero_report::run_files::follower_shard_host(shard).is_some_and(|h| h != host);
+        let elsewhere = |shard: &str| zero_rundir::layout::follower_shard_host(shard).is_some_and(|h| h != host);
         let removed =
             zero_data::clean_incomplete(&self.data_dir(), elsewhere).context("cleaning the data directory")?;
         let mut count = removed.len();
         let mut dirs = vec![
-            self.root.clone(),
+            self.root().to_path_buf(),
             self.checkpoints_dir(),
             self.games_dir(),
             self.equal_time_dir(),
             self.report_dir(),
             // A renewal of the lease cut short leaves a temporary there too.
-            self.root.join(zero_report::lease::LEASE_DIR),
+            self.lease_dir(),
         ];
         // Evaluation games live one level down, a folder per generation.
         for entry in std::fs::read_dir(self.games_dir())?.flatten() {
@@ -163,54 +155,20 @@ impl RunDir {
         self.footers.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
     pub fn name(&self) -> String {
-        self.root
+        self.root()
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "run".to_string())
     }
-    pub fn config_path(&self) -> PathBuf {
-        self.root.join("config.toml")
-    }
-    pub fn data_dir(&self) -> PathBuf {
-        self.root.join("data")
-    }
-    pub fn checkpoints_dir(&self) -> PathBuf {
-        self.root.join("checkpoints")
-    }
-    pub fn games_dir(&self) -> PathBuf {
-        self.root.join("games")
-    }
-    pub fn report_dir(&self) -> PathBuf {
-        self.root.join("report")
-    }
-    pub fn equal_time_dir(&self) -> PathBuf {
-        self.root.join("equal-time")
-    }
-    pub fn metrics_path(&self) -> PathBuf {
-        self.root.join("metrics.jsonl")
-    }
-    pub fn generations_path(&self) -> PathBuf {
-        self.root.join("generations.jsonl")
-    }
-    pub fn openings_path(&self) -> PathBuf {
-        self.root.join("openings.json")
-    }
-    /// The network made by the training of generation `generation - 1`.
-    pub fn checkpoint(&self, generation: u32) -> PathBuf {
-        checkpoint_path(&self.root, generation)
-    }
 
     pub fn load_state(&self) -> Result<RunState> {
-        Self::read_state(&self.root)
+        Self::read_state(self.root())
     }
 
     /// The state of the run in `root`, read without taking its lock (for processes that follow a run).
     pub fn read_state(root: &Path) -> Result<RunState> {
-        let path = root.join("state.json");
+        let path = RunPaths::new(root).state_path();
         match std::fs::read_to_string(&path) {
             Ok(text) => serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(RunState::default()),
@@ -220,7 +178,7 @@ impl RunDir {
 
     pub fn save_state(&self, state: &RunState) -> Result<()> {
         self.check_lease()?;
-        let path = self.root.join("state.json");
+        let path = self.state_path();
         let text = serde_json::to_string_pretty(state)?;
         zero_io::write_atomically(&path, text.as_bytes()).with_context(|| format!("writing {}", path.display()))
     }
@@ -387,7 +345,7 @@ fn own_selfplay_shard_generation(name: &str) -> Option<u32> {
 }
 
 /// Network `generation` of the run in `root`.
-pub use zero_report::run_files::{require_run_dir, shard_prefix};
+pub use zero_rundir::layout::{require_run_dir, shard_prefix};
 
 /// The model that self-play of the run in `run_dir` plays network `network` with (what a self-play job's `model`
 /// takes): random rollouts for 0, else its checkpoint.
@@ -399,13 +357,12 @@ pub fn model_of(run_dir: &Path, network: u32) -> String {
 }
 
 pub fn checkpoint_path(root: &Path, generation: u32) -> PathBuf {
-    root.join("checkpoints")
-        .join(format!("gen-{generation:04}.safetensors"))
+    RunPaths::new(root).checkpoint(generation)
 }
 
 /// The checkpoint under `RUN_DIR/checkpoints/` with the highest generation (then step, then name).
 pub fn newest_checkpoint(run_dir: &Path) -> Result<PathBuf> {
-    let dir = run_dir.join("checkpoints");
+    let dir = RunPaths::new(run_dir).checkpoints_dir();
     let entries = std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))?;
     let mut best: Option<((u32, u64, PathBuf), PathBuf)> = None;
     for entry in entries {
@@ -443,7 +400,7 @@ pub fn lead_starts_for<G: Game>(run_dir: &Path, rules: &G::Rules, share: f32, ge
 /// `selfplay.lead_start_share`. A shard that cannot be read, or a game that does not replay, is left out with a
 /// warning: a start is an option of self-play, not data it must not lose.
 pub fn lead_starts<G: Game>(run_dir: &Path, rules: &G::Rules, generation: u32) -> Result<Vec<G>> {
-    let dir = run_dir.join("data");
+    let dir = RunPaths::new(run_dir).data_dir();
     let set = ShardSet::scan(&dir).with_context(|| format!("reading {}", dir.display()))?;
     let mut shards = generation_shards(&set, generation);
     shards.sort_by(|a, b| a.name.cmp(&b.name));
@@ -592,7 +549,7 @@ mod tests {
     #[test]
     fn a_run_is_driven_while_its_process_holds_the_lease() {
         let dir = tempfile::tempdir().unwrap();
-        let driven = || zero_report::lease::LeaseWatch::new(dir.path()).driven();
+        let driven = || zero_rundir::lease::LeaseWatch::new(dir.path()).driven();
         assert!(!driven(), "no lease yet");
         let run = RunDir::open(dir.path()).unwrap();
         assert!(driven());

@@ -386,7 +386,7 @@ pub fn read_pool(games_dir: &Path) -> Result<Vec<MatchRecord>> {
     Ok(records)
 }
 
-pub use zero_report::run_files::jsonl_files;
+pub use zero_rundir::layout::jsonl_files;
 
 /// A player's name as part of a file name: letters, digits, `.` and `-` kept, anything else `_`.
 fn file_stem(name: &str) -> String {

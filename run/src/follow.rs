@@ -12,8 +12,8 @@ use anyhow::{Context, Result};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use zero_games::Registered;
-use zero_report::followers::{FollowerState, Heartbeat, unix_now, write_heartbeat};
-use zero_report::lease::LeaseWatch;
+use zero_rundir::followers::{FollowerState, Heartbeat, unix_now, write_heartbeat};
+use zero_rundir::lease::LeaseWatch;
 
 /// How a follower plays: its workers and seed (default: the run's), and games per batch between looks at the
 /// run's newest network.
@@ -29,6 +29,7 @@ pub struct FollowOptions {
 /// Plays batches of games for the run in `run_dir` until it has done all its generations.
 pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: FollowOptions) -> Result<()> {
     end_between_writes_on_signals()?;
+    let paths = zero_rundir::RunPaths::new(run_dir);
     let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
     let mut sp = config.selfplay.clone();
     if let Some(w) = options.workers {
@@ -73,7 +74,7 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
         let (generation, network) = network_to_follow(config, run_dir, &state);
         let model = crate::dir::model_of(run_dir, network);
         // The run's rule for resignation: only once the previous generation's checks have earned it.
-        let earlier = read_generations(&run_dir.join("generations.jsonl"))?;
+        let earlier = read_generations(&paths.generations_path())?;
         sp.resign.check_fraction = if resignation_earned(&config.selfplay, &earlier) {
             config.selfplay.resign.check_fraction
         } else {
@@ -85,7 +86,7 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
             config: &sp,
             model: &model,
             games: options.games_per_batch.max(1),
-            out: &run_dir.join("data"),
+            out: &paths.data_dir(),
             prefix: format!(
                 "{}follow-{host}-{}-{:08x}-{round:05}",
                 shard_prefix(generation),
@@ -100,7 +101,7 @@ pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: Follow
         crate::log::say(format!(
             "zero selfplay: {} games of generation {generation} with network {network} into {} ({:.0} positions/s)",
             stats.games,
-            run_dir.join("data").display(),
+            paths.data_dir().display(),
             stats.positions as f64 / secs.max(1e-9)
         ));
     }

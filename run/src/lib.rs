@@ -37,7 +37,8 @@ pub mod training;
 pub use config::{LoopConfig, RESUMABLE_KEYS, RunConfig};
 // The report and the summaries live in zero-report, which needs no libtorch; the run's paths to them stay.
 pub use run_loop::{DEFAULT_CONFIG, RunRequest, run};
-pub use zero_report::{self as report, summary};
+pub use zero_report as report;
+pub use zero_rundir::summary;
 
 /// What the process says before [`exit_between_writes`] ends it (the run: the summary still waiting in its state).
 static LAST_WORDS: std::sync::Mutex<Option<Box<dyn FnOnce() + Send>>> = std::sync::Mutex::new(None);

@@ -47,7 +47,7 @@ pub struct RunRequest {
 }
 
 /// The run's log, in its directory: everything the run said in every session, with times.
-pub const LOG_FILE: &str = "zero.log";
+pub use zero_rundir::layout::LOG_FILE;
 
 /// Starts or resumes the run `args` names and runs it to its last generation.
 pub fn run(args: RunRequest) -> Result<()> {
@@ -57,15 +57,15 @@ pub fn run(args: RunRequest) -> Result<()> {
         record_config,
     } = resolve(&args)?;
     let dir = RunDir::open(&run_dir)?;
-    let log = dir.root().join(LOG_FILE);
+    let log = dir.log_path();
     crate::log::log_into(&log).with_context(|| format!("opening the run's log {}", log.display()))?;
     tracing::info!("session of {} in {}", args.version.trim_end(), dir.root().display());
     if record_config {
         zero_io::write_atomically(&dir.config_path(), config.to_toml().as_bytes())?;
     }
-    if !dir.root().join("version.txt").exists() {
+    if !dir.version_path().exists() {
         let version = format!("{}\n", args.version.trim_end());
-        zero_io::write_atomically(&dir.root().join("version.txt"), version.as_bytes())?;
+        zero_io::write_atomically(&dir.version_path(), version.as_bytes())?;
     }
     // The followers of `[cluster]` play beside the run while it is driven, and stop with it.
     let followers = crate::cluster::Followers::start(&config.cluster, dir.root())?;
@@ -112,7 +112,7 @@ fn resolve(args: &RunRequest) -> Result<Resolved> {
         .run_dir
         .clone()
         .unwrap_or_else(|| PathBuf::from("runs").join(&name));
-    let recorded = run_dir.join("config.toml");
+    let recorded = zero_rundir::RunPaths::new(&run_dir).config_path();
     if recorded.exists() {
         let existing = RunConfig::load_recorded(&recorded)
             .with_context(|| format!("the run's recorded config {}", recorded.display()))?;
@@ -272,7 +272,7 @@ impl<'a> MetricsRow<'a> {
         Self {
             generation,
             elapsed_seconds,
-            unix_time: zero_report::unix_now(),
+            unix_time: zero_rundir::unix_now(),
             step,
         }
     }

@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use zero_report::followers::{HEARTBEAT_DIR, LaunchedFollower};
+use zero_rundir::followers::{HEARTBEAT_DIR, LaunchedFollower};
 
 pub struct LocalLauncher {
     command: FollowerCommand,

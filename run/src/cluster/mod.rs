@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use zero_report::followers::{self, LaunchRecord, LaunchedFollower, read_heartbeat, unix_now};
+use zero_rundir::followers::{self, LaunchRecord, LaunchedFollower, read_heartbeat, unix_now};
 
 /// How a launched follower stands.
 #[derive(Debug, Clone, PartialEq, Eq)]

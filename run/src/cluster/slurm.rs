@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
-use zero_report::followers::{HEARTBEAT_DIR, LaunchedFollower};
+use zero_rundir::followers::{HEARTBEAT_DIR, LaunchedFollower};
 
 pub struct SlurmLauncher {
     command: FollowerCommand,
@@ -155,7 +155,7 @@ fn parse_squeue(text: &str) -> HashMap<String, String> {
 /// Whether follower `id` left no trace in the run directory: no log (Slurm creates it as the task starts, on
 /// the node) and no heartbeat.
 fn never_wrote(run_dir: &std::path::Path, id: &str) -> bool {
-    !follower_log(run_dir, id).exists() && zero_report::followers::read_heartbeat(run_dir, id).is_none()
+    !follower_log(run_dir, id).exists() && zero_rundir::followers::read_heartbeat(run_dir, id).is_none()
 }
 
 impl Launcher for SlurmLauncher {

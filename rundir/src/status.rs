@@ -3,8 +3,8 @@
 //! last heartbeat, the followers the run launched with their job states, and the latest speed and ratings.
 
 use crate::followers::{Heartbeat, LaunchRecord, read_heartbeats, read_launch_record, unix_now};
+use crate::layout::{RunPaths, require_run_dir};
 use crate::lease::{LeaseWatch, Timing};
-use crate::run_files::require_run_dir;
 use crate::summary::{GenerationSummary, RatingPoint, read_generations};
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -123,11 +123,12 @@ fn count_selfplay(data: &Path, unreadable: &mut Vec<String>) -> Vec<GenerationCo
 pub fn status(run_dir: &Path) -> Result<Status> {
     require_run_dir(run_dir)?;
     let mut unreadable = Vec::new();
-    let state: serde_json::Value = match std::fs::read_to_string(run_dir.join("state.json")) {
-        Ok(text) => serde_json::from_str(&text).with_context(|| format!("{}", run_dir.join("state.json").display()))?,
+    let paths = RunPaths::new(run_dir);
+    let state: serde_json::Value = match std::fs::read_to_string(paths.state_path()) {
+        Ok(text) => serde_json::from_str(&text).with_context(|| format!("{}", paths.state_path().display()))?,
         Err(_) => serde_json::Value::Null,
     };
-    let (game, generations_wanted) = config_facts(&run_dir.join("config.toml"));
+    let (game, generations_wanted) = config_facts(&paths.config_path());
     let (beats, bad) = read_heartbeats(run_dir);
     unreadable.extend(bad);
     let now = unix_now();
@@ -143,11 +144,10 @@ pub fn status(run_dir: &Path) -> Result<Status> {
         None
     });
     let holder = LeaseWatch::look(run_dir, Timing::default());
-    let generations: Vec<GenerationSummary> =
-        read_generations(&run_dir.join("generations.jsonl")).unwrap_or_else(|e| {
-            unreadable.push(format!("{e:#}"));
-            Vec::new()
-        });
+    let generations: Vec<GenerationSummary> = read_generations(&paths.generations_path()).unwrap_or_else(|e| {
+        unreadable.push(format!("{e:#}"));
+        Vec::new()
+    });
     let latest = generations.last();
     Ok(Status {
         run_dir: run_dir.display().to_string(),
@@ -157,7 +157,7 @@ pub fn status(run_dir: &Path) -> Result<Status> {
         generations_wanted,
         driven: holder.is_some(),
         driven_by: holder.map(|h| h.holder()),
-        selfplay: count_selfplay(&run_dir.join("data"), &mut unreadable),
+        selfplay: count_selfplay(&paths.data_dir(), &mut unreadable),
         followers,
         launched,
         positions_per_second: latest.and_then(|g| g.positions_per_second),

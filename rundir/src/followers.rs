@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 pub use crate::unix_now;
 
 /// The run directory's folder of heartbeats.
-pub const HEARTBEAT_DIR: &str = "followers";
+pub use crate::layout::HEARTBEAT_DIR;
 /// The run's record of the followers it launched.
 pub const LAUNCH_FILE: &str = "cluster.json";
 

@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The folder of the lease records in a run directory.
-pub const LEASE_DIR: &str = "lease";
+pub use crate::layout::LEASE_DIR;
 
 /// How often a holder renews its lease, and how long a beat must stand still before another host takes over.
 #[derive(Debug, Clone, Copy)]
