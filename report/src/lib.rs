@@ -1,13 +1,15 @@
-//! What a run directory says about itself, readable without libtorch: the per-generation summaries and metrics
-//! rows ([`summary`]), and the run's report (`zero report RUN_DIR`): PNG plots of a run (loss terms, Elo against generation and against wall-clock time, game
-//! length, draw and resign rates) and an HTML page that shows them with the run's config. Fonts are embedded
-//! (DejaVu Sans through ab_glyph), so the report renders on a bare machine. `zero run` refreshes it after each
-//! generation, and with it the run's TensorBoard event file ([`tensorboard`]).
+//! The run's report (`zero report RUN_DIR`), drawn without libtorch from the records the rundir crate reads: PNG
+//! plots of a run (loss terms, Elo against generation and against wall-clock time, game length, draw and resign
+//! rates) and an HTML page that shows them with the run's config. Fonts are embedded (DejaVu Sans through
+//! ab_glyph), so the report renders on a bare machine. `zero run` refreshes it after each generation, and with it
+//! the run's TensorBoard event file ([`tensorboard`]).
 
+mod error;
 mod plots;
 pub mod tensorboard;
 
-use anyhow::{Context, Result};
+pub use error::ReportError;
+use error::writing;
 use std::path::{Path, PathBuf};
 use zero_rundir::RunPaths;
 use zero_rundir::summary::{GenerationSummary, read_generations, read_jsonl};
@@ -19,12 +21,12 @@ pub struct Report {
 }
 
 /// Draws the plots and the page into `RUN_DIR/report/`, each file written atomically.
-pub fn write_report(run_dir: &Path) -> Result<Report> {
+pub fn write_report(run_dir: &Path) -> Result<Report, ReportError> {
     // A wrong path is an error, not a new directory with an empty report in it.
     zero_rundir::require_run_dir(run_dir)?;
     let paths = RunPaths::new(run_dir);
     let out = paths.report_dir();
-    zero_io::create_dir_durably(&out).with_context(|| format!("creating {}", out.display()))?;
+    zero_io::create_dir_durably(&out).map_err(writing(&out))?;
     let generations = read_generations(&paths.generations_path())?;
     let steps: Vec<serde_json::Map<String, serde_json::Value>> = read_jsonl(&paths.metrics_path())?;
     let config = std::fs::read_to_string(paths.config_path()).unwrap_or_default();
@@ -35,7 +37,7 @@ pub fn write_report(run_dir: &Path) -> Result<Report> {
         (
             "elo-generation.png",
             plots::elo_by_generation
-                as fn(&Path, &[GenerationSummary], &[serde_json::Map<String, serde_json::Value>]) -> Result<bool>,
+                as fn(&Path, &[GenerationSummary], &[serde_json::Map<String, serde_json::Value>]) -> plots::Drawn,
         ),
         ("elo-time.png", plots::elo_by_time),
         ("perfect-play-generation.png", plots::oracle_by_generation),
@@ -47,14 +49,14 @@ pub fn write_report(run_dir: &Path) -> Result<Report> {
         ("draws-resigns.png", plots::rates),
     ] {
         let path = out.join(name);
-        if draw(&path, &generations, &steps).with_context(|| format!("writing {}", path.display()))? {
+        if draw(&path, &generations, &steps)? {
             plots.push(path);
         }
     }
     tensorboard::write_events(run_dir, &generations, &steps)?;
     let html = out.join("index.html");
     let page = page(run_dir, &generations, &plots, &config);
-    zero_io::write_atomically(&html, page.as_bytes()).with_context(|| format!("writing {}", html.display()))?;
+    zero_io::write_atomically(&html, page.as_bytes()).map_err(writing(&html))?;
     Ok(Report { html, plots })
 }
 

@@ -1,6 +1,6 @@
 //! The report's charts, drawn with plotters into PNG files. Each function returns whether it had data to draw.
 
-use anyhow::{Result, anyhow};
+use crate::ReportError;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -93,24 +93,36 @@ fn bounds(series: &[Series]) -> Option<((f64, f64), (f64, f64))> {
     Some(((left, x1 + pad_x), (y0 - pad_y, y1 + pad_y + legend_room)))
 }
 
-fn chart(path: &Path, title: &str, x: (&str, XAxis), y_label: &str, series: &[Series]) -> Result<bool> {
+/// Whether a plot was drawn (a plot with nothing to show is left out), or why it could not be.
+pub type Drawn = Result<bool, ReportError>;
+
+/// The plotting library's error `e` while drawing `path`.
+fn draw_failed(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> ReportError + '_ {
+    move |e| ReportError::Draw {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    }
+}
+
+fn chart(path: &Path, title: &str, x: (&str, XAxis), y_label: &str, series: &[Series]) -> Drawn {
     let (x_label, axis) = x;
     let Some(((x0, x1), (y0, y1))) = bounds(series) else {
         return Ok(false);
     };
     register_font();
+    let failed = draw_failed(path);
     // Written beside the target and renamed, like every zero file; the encoder wants a .png ending.
     let tmp = path.with_extension(format!("{}{}.png", &zero_io::TEMP_MARKER[1..], std::process::id()));
     {
         let root = BitMapBackend::new(&tmp, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
+        root.fill(&WHITE).map_err(|e| failed(&e))?;
         let mut c = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 24))
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(60)
             .build_cartesian_2d(x0..x1, y0..y1)
-            .map_err(|e| anyhow!("{e}"))?;
+            .map_err(|e| failed(&e))?;
         let whole = |v: &f64| {
             if v.fract().abs() < 1e-9 {
                 format!("{v:.0}")
@@ -127,14 +139,14 @@ fn chart(path: &Path, title: &str, x: (&str, XAxis), y_label: &str, series: &[Se
         } else {
             mesh.x_label_formatter(&compact);
         }
-        mesh.draw().map_err(|e| anyhow!("{e}"))?;
+        mesh.draw().map_err(|e| failed(&e))?;
         for (i, s) in series.iter().enumerate() {
             let colour = COLOURS[i % COLOURS.len()];
             let runs = joined_runs(&s.points, axis);
             for (k, run) in runs.iter().enumerate() {
                 let drawn = c
                     .draw_series(LineSeries::new(run.iter().map(|p| (p.0, p.1)), colour.stroke_width(2)))
-                    .map_err(|e| anyhow!("{e}"))?;
+                    .map_err(|e| failed(&e))?;
                 if k == 0 {
                     drawn
                         .label(s.name.clone())
@@ -142,28 +154,28 @@ fn chart(path: &Path, title: &str, x: (&str, XAxis), y_label: &str, series: &[Se
                 }
             }
             c.draw_series(s.points.iter().map(|p| Circle::new((p.0, p.1), 3, colour.filled())))
-                .map_err(|e| anyhow!("{e}"))?;
+                .map_err(|e| failed(&e))?;
             c.draw_series(
                 s.points
                     .iter()
                     .filter_map(|p| p.2.map(|(lo, hi)| ErrorBar::new_vertical(p.0, lo, p.1, hi, colour, 8))),
             )
-            .map_err(|e| anyhow!("{e}"))?;
+            .map_err(|e| failed(&e))?;
         }
         c.configure_series_labels()
             .position(SeriesLabelPosition::UpperRight)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()
-            .map_err(|e| anyhow!("{e}"))?;
-        root.present().map_err(|e| anyhow!("{e}"))?;
+            .map_err(|e| failed(&e))?;
+        root.present().map_err(|e| failed(&e))?;
     }
-    zero_io::rename_durably(&tmp, path)?;
+    zero_io::rename_durably(&tmp, path).map_err(crate::error::writing(path))?;
     Ok(true)
 }
 
 /// Every numeric field of the per-step metrics whose name mentions "loss", against the step.
-pub fn losses(path: &Path, _: &[GenerationSummary], steps: &StepRows) -> Result<bool> {
+pub fn losses(path: &Path, _: &[GenerationSummary], steps: &StepRows) -> Drawn {
     let mut by_name: BTreeMap<String, Vec<Point>> = BTreeMap::new();
     for (step, row) in last_row_per_step(steps) {
         let step = step as f64;
@@ -237,7 +249,7 @@ fn ratings(generations: &[GenerationSummary], x: impl Fn(&GenerationSummary) -> 
         .collect()
 }
 
-pub fn elo_by_generation(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+pub fn elo_by_generation(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Drawn {
     chart(
         path,
         "Elo by generation (95% intervals)",
@@ -247,7 +259,7 @@ pub fn elo_by_generation(path: &Path, generations: &[GenerationSummary], _: &Ste
     )
 }
 
-pub fn elo_by_time(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+pub fn elo_by_time(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Drawn {
     chart(
         path,
         "Elo by wall-clock time",
@@ -279,7 +291,7 @@ fn equal_time_series(generations: &[GenerationSummary], x: impl Fn(&GenerationSu
     vec![Series { name, points }]
 }
 
-pub fn equal_time_by_generation(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+pub fn equal_time_by_generation(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Drawn {
     let series = equal_time_series(generations, |g| g.generation as f64);
     chart(
         path,
@@ -290,7 +302,7 @@ pub fn equal_time_by_generation(path: &Path, generations: &[GenerationSummary], 
     )
 }
 
-pub fn equal_time_by_hours(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+pub fn equal_time_by_hours(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Drawn {
     let series = equal_time_series(generations, |g| g.elapsed_seconds / 3600.0);
     chart(
         path,
@@ -303,7 +315,7 @@ pub fn equal_time_by_hours(path: &Path, generations: &[GenerationSummary], _: &S
 
 /// Bagh Chal: the share of the network's moves that keep the result under perfect play, by generation: over
 /// all positions, and in the sliding phase by side to move.
-pub fn oracle_by_generation(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+pub fn oracle_by_generation(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Drawn {
     let series = |name: &str, of: fn(&zero_rundir::summary::OracleSummary) -> Option<f64>| Series {
         name: name.to_string(),
         points: generations
@@ -333,7 +345,7 @@ pub fn oracle_by_generation(path: &Path, generations: &[GenerationSummary], _: &
 }
 
 /// Minutes of each phase by generation (where the session that finished the generation ran it).
-pub fn phase_time(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+pub fn phase_time(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Drawn {
     let phase = |name: &str, of: fn(&GenerationSummary) -> Option<PhaseTime>| Series {
         name: name.into(),
         points: generations
@@ -358,7 +370,7 @@ pub fn phase_time(path: &Path, generations: &[GenerationSummary], _: &StepRows) 
     )
 }
 
-pub fn game_length(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+pub fn game_length(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Drawn {
     let points = generations
         .iter()
         .map(|g| (g.generation as f64, g.mean_game_length, None))
@@ -375,7 +387,7 @@ pub fn game_length(path: &Path, generations: &[GenerationSummary], _: &StepRows)
     )
 }
 
-pub fn rates(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Result<bool> {
+pub fn rates(path: &Path, generations: &[GenerationSummary], _: &StepRows) -> Drawn {
     let share = |name: &str, of: fn(&GenerationSummary) -> f64| Series {
         name: name.into(),
         points: generations.iter().map(|g| (g.generation as f64, of(g), None)).collect(),

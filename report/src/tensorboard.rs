@@ -11,7 +11,8 @@
 //! own: each an `Event` protocol buffer (encoded with prost) framed by its length and masked CRC-32C checksums
 //! (the `crc` crate).
 
-use anyhow::{Context, Result};
+use crate::ReportError;
+use crate::error::writing;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use zero_rundir::summary::GenerationSummary;
@@ -99,9 +100,9 @@ pub fn write_events(
     run_dir: &Path,
     generations: &[GenerationSummary],
     steps: &[Map<String, Value>],
-) -> Result<PathBuf> {
+) -> Result<PathBuf, ReportError> {
     let dir = zero_rundir::RunPaths::new(run_dir).tensorboard_dir();
-    zero_io::create_dir_durably(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    zero_io::create_dir_durably(&dir).map_err(writing(&dir))?;
     // The run's start on the wall clock, for records from before rows carried their time.
     let started = steps
         .iter()
@@ -126,7 +127,10 @@ pub fn write_events(
     }
     for summary in generations {
         let mut values = Vec::new();
-        let mut record = serde_json::to_value(summary)?;
+        let mut record = serde_json::to_value(summary).map_err(|source| ReportError::Summary {
+            path: zero_rundir::RunPaths::new(run_dir).generations_path(),
+            source,
+        })?;
         name_networks_by_role(&mut record, &summary.network);
         flatten("", &record, &mut values);
         values.retain(|(tag, _)| tag != "generation");
@@ -147,7 +151,7 @@ pub fn write_events(
         push_record(&mut bytes, &scalars_event(wall_time, summary.generation.into(), values));
     }
     let path = dir.join(EVENT_FILE);
-    zero_io::write_atomically(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
+    zero_io::write_atomically(&path, &bytes).map_err(writing(&path))?;
     Ok(path)
 }
 

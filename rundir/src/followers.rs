@@ -118,14 +118,14 @@ pub struct LaunchRecord {
 }
 
 /// The run's record of its followers, if it has one.
-pub fn read_launch_record(run_dir: &Path) -> anyhow::Result<Option<LaunchRecord>> {
+pub fn read_launch_record(run_dir: &Path) -> Result<Option<LaunchRecord>, crate::RunDirError> {
     let path = run_dir.join(LAUNCH_FILE);
     match std::fs::read_to_string(&path) {
-        Ok(text) => Ok(Some(
-            serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
-        )),
+        Ok(text) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|source| crate::RunDirError::Damaged { path, source }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(anyhow::anyhow!("reading {}: {e}", path.display())),
+        Err(source) => Err(crate::RunDirError::Read { path, source }),
     }
 }
 

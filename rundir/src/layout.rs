@@ -24,7 +24,7 @@
 //!   zero.log           the run's log
 //! ```
 
-use anyhow::{Result, bail};
+use crate::RunDirError;
 use std::path::{Path, PathBuf};
 
 /// The folder of the lease ([`crate::lease`]).
@@ -118,13 +118,12 @@ impl RunPaths {
 
 /// Refuses a path that holds no run (no `state.json` or `config.toml`): commands that read a run say so
 /// rather than report on, or create, an empty one.
-pub fn require_run_dir(root: &Path) -> Result<()> {
+pub fn require_run_dir(root: &Path) -> Result<(), RunDirError> {
     let paths = RunPaths::new(root);
     if !paths.state_path().exists() && !paths.config_path().exists() {
-        bail!(
-            "{} is not a run directory (no state.json or config.toml)",
-            root.display()
-        );
+        return Err(RunDirError::NotARunDir {
+            path: root.to_path_buf(),
+        });
     }
     Ok(())
 }

@@ -4,12 +4,14 @@
 //! `zero status` reads from all of them ([`status`]). The run crate drives a run through these; the report crate
 //! draws from them.
 
+mod error;
 pub mod followers;
 pub mod layout;
 pub mod lease;
 pub mod status;
 pub mod summary;
 
+pub use error::RunDirError;
 pub use layout::{RunPaths, require_run_dir};
 
 /// Seconds since the Unix epoch, by this host's clock.

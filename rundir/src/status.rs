@@ -2,11 +2,11 @@
 //! phase, games and positions per generation by producer (the run itself and each follower), each follower's
 //! last heartbeat, the followers the run launched with their job states, and the latest speed and ratings.
 
+use crate::RunDirError;
 use crate::followers::{Heartbeat, LaunchRecord, read_heartbeats, read_launch_record, unix_now};
 use crate::layout::{RunPaths, require_run_dir};
 use crate::lease::{LeaseWatch, Timing};
 use crate::summary::{GenerationSummary, RatingPoint, read_generations};
-use anyhow::{Context, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -120,12 +120,15 @@ fn count_selfplay(data: &Path, unreadable: &mut Vec<String>) -> Vec<GenerationCo
 }
 
 /// Reads where the run in `run_dir` stands.
-pub fn status(run_dir: &Path) -> Result<Status> {
+pub fn status(run_dir: &Path) -> Result<Status, RunDirError> {
     require_run_dir(run_dir)?;
     let mut unreadable = Vec::new();
     let paths = RunPaths::new(run_dir);
     let state: serde_json::Value = match std::fs::read_to_string(paths.state_path()) {
-        Ok(text) => serde_json::from_str(&text).with_context(|| format!("{}", paths.state_path().display()))?,
+        Ok(text) => serde_json::from_str(&text).map_err(|source| RunDirError::Damaged {
+            path: paths.state_path(),
+            source,
+        })?,
         Err(_) => serde_json::Value::Null,
     };
     let (game, generations_wanted) = config_facts(&paths.config_path());

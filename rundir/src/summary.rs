@@ -2,7 +2,7 @@
 //! [`GenerationSummary`] with its ratings and gate decision, and how the run names its networks. The loop writes
 //! these records, the report reads them.
 
-use anyhow::{Context, Result};
+use crate::RunDirError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -85,16 +85,21 @@ pub struct GenerationSummary {
 }
 
 /// Reads `generations.jsonl`; a torn last line (a run killed while appending) is ignored.
-pub fn read_generations(path: &Path) -> Result<Vec<GenerationSummary>> {
+pub fn read_generations(path: &Path) -> Result<Vec<GenerationSummary>, RunDirError> {
     read_jsonl(path)
 }
 
 /// Reads a JSONL file of objects, skipping a torn last line.
-pub fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
+pub fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, RunDirError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        Err(source) => {
+            return Err(RunDirError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
     };
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let mut out = Vec::with_capacity(lines.len());
@@ -102,7 +107,13 @@ pub fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>>
         match serde_json::from_str(line) {
             Ok(v) => out.push(v),
             Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => break,
-            Err(e) => return Err(e).with_context(|| format!("{} line {}", path.display(), i + 1)),
+            Err(source) => {
+                return Err(RunDirError::DamagedLine {
+                    path: path.to_path_buf(),
+                    line: i + 1,
+                    source,
+                });
+            }
         }
     }
     Ok(out)
