@@ -15,7 +15,7 @@ fn tiny_config(kind: GameKind) -> String {
     format!(
         "game = \"{kind}\"\n\
          [network]\nblocks = 1\nchannels = 8\nvalue_hidden = 16\n\
-         [selfplay]\ngames_in_flight = 2\ncheap_simulations = 2\nresign_threshold = -1.0\n\
+         [selfplay]\ngames_in_flight = 2\ncheap_simulations = 2\nresign.threshold = -1.0\n\
          [selfplay.search]\nsimulations = 4\ngumbel_actions = 4\n\
          [train]\nbatch_size = 8\nchunk_steps = 2\nshuffle_buffer = 32\nwarmup_steps = 1\ndevice = \"cpu\"\n"
     )

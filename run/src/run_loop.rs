@@ -471,7 +471,7 @@ impl<G: Registered> Generation<'_, G> {
                      resigns rightly); every would-be resignation is played out and checked"
                 );
             }
-            // Generation 0's engine, where it bootstraps, plays at `bootstrap_nodes`.
+            // Generation 0's engine, where it bootstraps, plays at `bootstrap.nodes`.
             let engine_nodes = job.effective_config().sparring.nodes;
             let (stats, seconds) = self.counting_meanwhile(g, || play_games::<G>(self.rules, job, &starts))?;
             run = SelfPlayRun {
