@@ -32,21 +32,11 @@ pub struct SelfPlayArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "follow")]
     pub wait_for_run: u64,
     /// Worker threads, 1 to 256 (default: the config's `selfplay.workers`).
-    #[arg(long, value_parser = workers_in_range)]
+    #[arg(long, value_parser = zero_selfplay::config::parse_workers)]
     pub workers: Option<usize>,
     /// Run seed (default: the config's `selfplay.seed`).
     #[arg(long)]
     pub seed: Option<u64>,
-}
-
-/// A `--workers` value: the range the config's `selfplay.workers` is checked against, so that the command line
-/// cannot pass what the config refuses.
-fn workers_in_range(text: &str) -> Result<usize, String> {
-    let max = zero_selfplay::config::MAX_WORKERS;
-    match text.parse::<usize>() {
-        Ok(n) if (1..=max).contains(&n) => Ok(n),
-        _ => Err(format!("expected a number of workers from 1 to {max}, got {text:?}")),
-    }
 }
 
 /// Plays `--games` games with `--model` into `--out`.

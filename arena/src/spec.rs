@@ -114,7 +114,7 @@ pub struct PlayerSpec {
 const DEFAULT_MCTS_SIMS: u32 = 200;
 /// The most nodes an `alphabeta:nodes=N` move may search: minutes at the engine's one to three million nodes a
 /// second, so that a typo of a few zeros is refused rather than freezing the match.
-const MAX_ALPHABETA_NODES: u64 = 1_000_000_000;
+pub const MAX_ALPHABETA_NODES: u64 = 1_000_000_000;
 /// The number format of `ckpt:` players unless `precision=` says otherwise: f32. At the timed search's batches
 /// of 32 leaves f32 ran 1.55 times the simulations of bf16 on a CPU with native bf16 and scored better against
 /// alpha-beta at equal time (`docs/experiments/search-at-play.md`); bf16 pays only at self-play's batches of about 250.
@@ -372,7 +372,7 @@ impl<'a> SpecParts<'a> {
         let mut minimax_weight = PLAY_SEARCH.minimax_weight;
         for &(key, value) in &self.pairs {
             match key {
-                "path" => path = Some(PathBuf::from(value)),
+                "path" => path = Some(value).filter(|v| !v.is_empty()).map(PathBuf::from),
                 "cpuct" => c_puct = self.decimal(key, value, 0.01..=100.0, "a number from 0.01 to 100")?,
                 "fpu" => fpu_reduction = self.decimal(key, value, 0.0..=4.0, "a number from 0 to 4")?,
                 "minimax" => minimax_weight = self.decimal(key, value, 0.0..=1.0, "a weight from 0 to 1")?,
@@ -496,6 +496,23 @@ fn limit_parts(limit: &SearchLimit) -> String {
     parts.join(",")
 }
 
+/// A checkpoint's path as the first part of its canonical spec, written so that it parses back: its file name
+/// alone where that reads as a bare part; `path=NAME` where the name holds an `=`; the whole path, `path=PATH`,
+/// where the name cannot stand in a spec by itself (it begins or ends with a space, as `dir/ a` does).
+fn path_part(path: &std::path::Path) -> String {
+    let file = path
+        .file_name()
+        .map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned());
+    let holds = |text: &str| !text.is_empty() && text.trim() == text && !text.contains(',');
+    if holds(&file) && !file.contains('=') {
+        file
+    } else if holds(&file) {
+        format!("path={file}")
+    } else {
+        format!("path={}", path.display())
+    }
+}
+
 impl PlayerSpec {
     /// The name in tables and records: the label if given, else the spec written canonically (a checkpoint by
     /// its file name without directory).
@@ -503,7 +520,8 @@ impl PlayerSpec {
         self.label.clone().unwrap_or_else(|| self.canonical())
     }
 
-    /// The spec without its label, with defaults made explicit.
+    /// The spec without its label, with defaults made explicit: a spec that parses back (to the same player but
+    /// for a checkpoint's directory, device and precision, and the search settings a raw policy does not use).
     pub fn canonical(&self) -> String {
         match &self.kind {
             PlayerKind::Random => "random".to_string(),
@@ -530,9 +548,6 @@ impl PlayerSpec {
                 score_utility,
                 ..
             } => {
-                let file = path
-                    .file_name()
-                    .map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned());
                 let budget = match (level, millis) {
                     (Some(level), _) => format!("level={}", level.name),
                     (None, Some(ms)) => format!("ms={ms}"),
@@ -541,7 +556,7 @@ impl PlayerSpec {
                 // The root and the batch are written only where they differ from the defaults and a search
                 // runs at all.
                 let searches = *simulations > 0 || millis.is_some() || level.is_some();
-                let mut spec = format!("ckpt:{file},{budget}");
+                let mut spec = format!("ckpt:{},{budget}", path_part(path));
                 if searches && *root != DEFAULT_CKPT_ROOT {
                     spec.push_str(&format!(",root={root}"));
                 }

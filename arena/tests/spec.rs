@@ -387,3 +387,31 @@ fn the_tablebase_player_parses_with_its_file_and_placement_limit() {
     assert!(PlayerSpec::parse("tablebase:ms=0").is_err());
     assert!(PlayerSpec::parse("tablebase:x.tb").is_err());
 }
+
+/// Found by the `cli` fuzz target: a checkpoint whose file name holds an `=` or begins with a space was written
+/// canonically as text that did not parse (or parsed to another file), and `path=` with nothing after it was a
+/// checkpoint at the empty path.
+#[test]
+fn a_checkpoint_spec_written_canonically_parses_back_to_its_file() {
+    let path_of = |spec: &PlayerSpec| match &spec.kind {
+        PlayerKind::Checkpoint { path, .. } => path.display().to_string(),
+        other => panic!("{other:?}"),
+    };
+    for (text, canonical, file) in [
+        ("ckpt:path=runs/lr=0.1/net=3,sims=8", "ckpt:path=net=3,sims=8", "net=3"),
+        ("ckpt:path=name=x", "ckpt:path=name=x,sims=64", "name=x"),
+        ("ckpt:runs/ a", "ckpt:path=runs/ a,sims=64", "runs/ a"),
+    ] {
+        let spec = PlayerSpec::parse(text).unwrap();
+        assert_eq!(spec.canonical(), canonical, "{text}");
+        let again = PlayerSpec::parse(canonical).unwrap();
+        assert_eq!(path_of(&again), file, "{canonical}");
+        assert_eq!(again.canonical(), canonical);
+    }
+    for empty in ["ckpt:path=", "ckpt:path= ,sims=3"] {
+        assert!(
+            matches!(PlayerSpec::parse(empty), Err(SpecError::MissingPath { .. })),
+            "{empty}"
+        );
+    }
+}

@@ -7,13 +7,17 @@
 //! The first byte of an input picks the game where the parser is per game ([`game_of`]).
 
 mod bot;
+mod cli;
 mod files;
 mod notation;
+mod opening;
 mod records;
 
 pub use bot::{http, protocol};
+pub use cli::cli;
 pub use files::{bundle, checkpoint, config, onnx, shard};
 pub use notation::{moves, position, rules};
+pub use opening::files;
 pub use records::records;
 
 use zero_games::GameKind;
@@ -34,6 +38,8 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("checkpoint", checkpoint),
     ("bundle", bundle),
     ("onnx", onnx),
+    ("cli", cli),
+    ("files", files),
 ];
 
 /// The game an input's first byte picks.

@@ -83,7 +83,7 @@ pub fn rules(data: &[u8]) {
     with_game!(game_of(which), G => rules_of::<G>(variant, &options));
 }
 
-fn rules_of<G: Game>(variant: Option<&str>, options: &[String]) {
+pub(crate) fn rules_of<G: Game>(variant: Option<&str>, options: &[String]) {
     let Ok(rules) = G::parse_rules(variant, options) else {
         return;
     };

@@ -1,5 +1,6 @@
-//! Every seed of every fuzz target (`fuzz/seeds/TARGET/`) and every input a campaign found that broke one
-//! (`fuzz/regressions/TARGET/`, kept after its fix) goes through the target's check in the normal suite.
+//! Every seed of every fuzz target (`fuzz/seeds/TARGET/`), every input a campaign found that broke one
+//! (`fuzz/regressions/TARGET/`, kept after its fix) and the minimised corpus the last campaign left
+//! (`fuzz/corpus/TARGET/`, `scripts/fuzz.py`) go through the target's check in the normal suite.
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +13,7 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
 }
 
 #[test]
-fn every_seed_and_every_finding_passes_its_target() {
+fn every_seed_every_finding_and_the_kept_corpus_pass_their_target() {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
     for (name, check) in zero_fuzz::TARGETS {
         let seeds = files_in(&fuzz.join("seeds").join(name));
@@ -21,7 +22,9 @@ fn every_seed_and_every_finding_passes_its_target() {
             "target {name} has {} seeds in fuzz/seeds/{name}",
             seeds.len()
         );
-        for input in seeds.iter().chain(&files_in(&fuzz.join("regressions").join(name))) {
+        let findings = files_in(&fuzz.join("regressions").join(name));
+        let corpus = files_in(&fuzz.join("corpus").join(name));
+        for input in seeds.iter().chain(&findings).chain(&corpus) {
             let bytes = std::fs::read(input).unwrap();
             if std::panic::catch_unwind(|| check(&bytes)).is_err() {
                 panic!("target {name} fails on {}", input.display());

@@ -9,6 +9,7 @@ use std::path::Path;
 use zero_games::{Game, GameKind, with_game};
 use zero_model::{NetShape, NetworkConfig};
 use zero_search::SearchConfig;
+use zero_search::config::{MAX_MOVE_TIME_MS, MAX_SIMULATIONS};
 use zero_selfplay::SelfPlayConfig;
 use zero_train::TrainConfig;
 
@@ -131,6 +132,20 @@ impl LoopConfig {
                 "run.eval_equal_time_every must be at least 1 (eval_equal_time_ms = 0 switches the match off)"
                     .to_string(),
             ));
+        }
+        // The budgets of the players the run builds in code (not from spec text, whose parser bounds them): a
+        // typo of a few zeros is refused here rather than freezing an evaluation for days.
+        if self.eval_simulations > MAX_SIMULATIONS {
+            return Err(ConfigError(format!(
+                "run.eval_simulations must be at most {MAX_SIMULATIONS} (0 plays the raw policy), got {}",
+                self.eval_simulations
+            )));
+        }
+        if self.eval_equal_time_ms > u64::from(MAX_MOVE_TIME_MS) {
+            return Err(ConfigError(format!(
+                "run.eval_equal_time_ms must be at most {MAX_MOVE_TIME_MS} (0 switches the match off), got {}",
+                self.eval_equal_time_ms
+            )));
         }
         zero_search::config::check_minimax_weight(self.eval_equal_time_minimax)
             .map_err(|reason| ConfigError(format!("run.eval_equal_time_minimax: {reason}")))?;
@@ -470,6 +485,33 @@ mod tests {
         let ok = RunConfig::parse_with_overrides("game = \"bashni\"\n", "test", &["cluster.launcher=\"slurm\"".into()]);
         assert_eq!(ok.unwrap().cluster.launcher, LauncherKind::Slurm);
         assert!(is_resumable("cluster.followers") && !is_resumable("selfplay.seed"));
+    }
+
+    /// Found by the `cli` fuzz target: the evaluation's budgets, given to players built in code, were not bounded.
+    #[test]
+    fn evaluation_budgets_are_bounded_like_a_player_specs() {
+        let set = |o: &str| RunConfig::parse_with_overrides("game = \"bashni\"\n", "test", &[o.to_string()]);
+        for (o, says) in [
+            (
+                "run.eval_simulations=1000001",
+                "run.eval_simulations must be at most 1000000",
+            ),
+            (
+                "run.eval_equal_time_ms=600001",
+                "run.eval_equal_time_ms must be at most 600000",
+            ),
+        ] {
+            let err = format!("{:#}", set(o).unwrap_err());
+            assert!(err.contains(says), "{o}: {err}");
+        }
+        assert_eq!(
+            set("run.eval_simulations=1000000").unwrap().run.eval_simulations,
+            1_000_000
+        );
+        assert_eq!(
+            set("run.eval_equal_time_ms=600000").unwrap().run.eval_equal_time_ms,
+            600_000
+        );
     }
 
     #[test]

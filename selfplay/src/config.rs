@@ -9,6 +9,20 @@ use zero_search::config::MAX_SIMULATIONS;
 
 /// Self-play workers of one process: one per core is the useful number.
 pub const MAX_WORKERS: usize = 256;
+
+/// A `--workers` value on the command line: a whole number from 1 to [`MAX_WORKERS`], the range the config's
+/// `selfplay.workers` is checked against, so that the command line cannot pass what the config refuses.
+pub fn parse_workers(text: &str) -> Result<usize, WorkersError> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=MAX_WORKERS).contains(&n) => Ok(n),
+        _ => Err(WorkersError(text.to_string())),
+    }
+}
+
+/// A `--workers` value that is not a number of workers from 1 to [`MAX_WORKERS`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected a number of workers from 1 to {MAX_WORKERS}, got {0:?}")]
+pub struct WorkersError(String);
 /// Games one worker plays at once (their trees are all in memory).
 pub const MAX_GAMES_IN_FLIGHT: usize = 4096;
 /// Leaves one game adds to each network batch.
