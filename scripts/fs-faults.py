@@ -155,8 +155,13 @@ def published(ops):
             files[op.second] = op
         elif op.kind == "unlink":
             files.pop(op.path, None)
-    return {path: hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest() for path, op in files.items()
+    return {path: digest_of(path) for path, op in files.items()
             if synced.get(os.path.dirname(path), 0) > op.seq and same_file(path, op.ino)}
+
+
+def digest_of(path):
+    """The SHA-256 of the file at `path`, None where there is none."""
+    return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest() if os.path.isfile(path) else None
 
 
 def same_file(path, ino):
@@ -199,9 +204,7 @@ def finished(zero, run_dir):
             for line in record.splitlines():
                 if line.startswith('[GameId "'):
                     games[line[9:-2]] = record.split("\n\n", 1)[-1].strip()
-    checkpoints = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-                   for p in sorted((run_dir / "checkpoints").glob("gen-*.safetensors"))} if (
-        run_dir / "checkpoints").is_dir() else {}
+    checkpoints = {p.name: digest_of(p) for p in sorted((run_dir / "checkpoints").glob("gen-*.safetensors"))}
     return games, checkpoints, problems
 
 
@@ -291,9 +294,8 @@ def run_case(args, shim, name, mode, kind, nth, match=None):
     if mode == "crash":
         before = published(ops)
         undone = power_cut(ops, case_dir / "disk")
-        failures = [f"{os.path.relpath(path, run_dir)}, written and synced before the cut, lost in it (a directory "
-                    "above it was never synced)" for path, digest in before.items()
-                    if not os.path.isfile(path) or hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest() != digest]
+        failures = [f"{os.path.relpath(path, run_dir)}, written and synced before the cut, lost or changed in it"
+                    for path, digest in before.items() if digest_of(path) != digest]
     hit = any(op.status == "failed" for op in ops) if mode == "fail" else status == -9
     failures += check_case(args.zero, run_dir, status, output, mode == "crash")
     undid = ", ".join(f"{n} {k}" for k, n in sorted(undone.items())) or "nothing"

@@ -19,8 +19,31 @@ pub struct JsonErrors<T> {
     head_limit: usize,
     /// Whether the next write starts a response (the last one was written whole).
     at_boundary: bool,
-    /// A replacement being written, how much of it is out, and the length of the write it stands for.
-    pending: Option<(Vec<u8>, usize, usize)>,
+    /// A replacement being written.
+    pending: Option<Replacement>,
+}
+
+/// An answer written in place of one of hyper's bare heads.
+struct Replacement {
+    bytes: Vec<u8>,
+    /// How much of it is out.
+    written: usize,
+    /// The length of hyper's write it stands for: what hyper is told was written once all of it is out.
+    stands_for: usize,
+}
+
+impl Replacement {
+    /// Writes what is left of it into `inner`.
+    fn poll_out<T: Write + Unpin>(&mut self, inner: &mut T, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while self.written < self.bytes.len() {
+            let n = ready!(Pin::new(&mut *inner).poll_write(cx, &self.bytes[self.written..]))?;
+            if n == 0 {
+                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+            }
+            self.written += n;
+        }
+        Poll::Ready(Ok(()))
+    }
 }
 
 impl<T> JsonErrors<T> {
@@ -71,26 +94,6 @@ fn message(status: u16, head_limit: usize) -> String {
     }
 }
 
-impl<T: Write + Unpin> JsonErrors<T> {
-    /// Writes the rest of a replacement; ready with the length of the write it replaced once all is out.
-    fn poll_pending(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
-        while let Some((bytes, written, stands_for)) = &mut self.pending {
-            if *written == bytes.len() {
-                let stands_for = *stands_for;
-                self.pending = None;
-                self.at_boundary = true;
-                return Poll::Ready(Ok(stands_for));
-            }
-            let n = ready!(Pin::new(&mut self.inner).poll_write(cx, &bytes[*written..]))?;
-            if n == 0 {
-                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
-            }
-            *written += n;
-        }
-        Poll::Ready(Ok(0))
-    }
-}
-
 impl<T: Write + Unpin> Write for JsonErrors<T> {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         let this = &mut *self;
@@ -98,10 +101,18 @@ impl<T: Write + Unpin> Write for JsonErrors<T> {
             && this.at_boundary
             && let Some(bytes) = replacement(buf, this.head_limit)
         {
-            this.pending = Some((bytes, 0, buf.len()));
+            this.pending = Some(Replacement {
+                bytes,
+                written: 0,
+                stands_for: buf.len(),
+            });
         }
-        if this.pending.is_some() {
-            return this.poll_pending(cx);
+        if let Some(pending) = this.pending.as_mut() {
+            ready!(pending.poll_out(&mut this.inner, cx))?;
+            let stands_for = pending.stands_for;
+            this.pending = None;
+            this.at_boundary = true;
+            return Poll::Ready(Ok(stands_for));
         }
         let n = ready!(Pin::new(&mut this.inner).poll_write(cx, buf))?;
         this.at_boundary = n == buf.len();
