@@ -22,23 +22,6 @@ pub fn exit_on_error(result: anyhow::Result<()>) {
 /// Prints `err` as `zero: error: ` and its causes, each once (anyhow's context often repeats its source's
 /// text), and ends the process with status 1.
 pub fn fail(err: &anyhow::Error) -> ! {
-    eprintln!("zero: error: {}", causes(err));
+    eprintln!("zero: error: {}", zero_edge::error_chain(err));
     std::process::exit(1);
-}
-
-/// `err` and its causes joined by `: `, leaving out a cause whose text is already there. Written here rather than
-/// taken from `zero_bot::cli`: the front door must not link the bot crate, which links libtorch.
-fn causes(err: &anyhow::Error) -> String {
-    let mut text = String::new();
-    for cause in err.chain() {
-        let part = cause.to_string();
-        if text.contains(&part) {
-            continue;
-        }
-        if !text.is_empty() {
-            text.push_str(": ");
-        }
-        text.push_str(&part);
-    }
-    text
 }

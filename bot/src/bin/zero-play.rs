@@ -32,7 +32,7 @@ fn main() -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("zero-play: error: {}", cli::error_chain(&e));
+            eprintln!("zero-play: error: {}", zero_edge::error_chain(&e));
             std::process::ExitCode::FAILURE
         }
     }
