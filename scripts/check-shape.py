@@ -24,7 +24,8 @@ SKIP_DIRS = {"target", "tests", "benches", "examples", ".git", "build", "node_mo
 STRING_ERROR = re.compile(r"Result<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*,\s*String>|type Err = String")
 # A run directory's files by name, and its folders where a path is joined with one.
 RUN_DIR_LITERAL = re.compile(
-    r'"(state\.json|config\.toml|version\.txt|generations\.jsonl|metrics\.jsonl|openings\.json|zero\.log|run\.lock)"'
+    r'"(state\.json|config\.toml|version\.txt|generations\.jsonl|metrics\.jsonl|openings\.json|zero\.log|run\.lock'
+    r'|cluster\.json)"'
     r'|\.join\("(data|checkpoints|games|equal-time|report|tensorboard|lease|followers)"\)'
 )
 FN = re.compile(r"^\s*(pub(\([^)]*\))?\s+)?(const\s+)?(async\s+)?(unsafe\s+)?(extern\s+\"C\"\s+)?fn\s+(\w+)")

@@ -3,15 +3,11 @@
 //! followers it launched (`cluster.json`, written by the process driving the run alone). Both are replaced
 //! atomically (a rename within their directory, atomic on NFS too), so a reader sees a whole file or the last one.
 
+use crate::layout::RunPaths;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 pub use crate::unix_now;
-
-/// The run directory's folder of heartbeats.
-pub use crate::layout::HEARTBEAT_DIR;
-/// The run's record of the followers it launched.
-pub const LAUNCH_FILE: &str = "cluster.json";
 
 /// What a follower is doing, as it last said.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,12 +49,12 @@ pub struct Heartbeat {
 
 /// The heartbeat file of follower `id` in `run_dir`.
 pub fn heartbeat_path(run_dir: &Path, id: &str) -> PathBuf {
-    run_dir.join(HEARTBEAT_DIR).join(format!("{id}.json"))
+    RunPaths::new(run_dir).followers_dir().join(format!("{id}.json"))
 }
 
 /// Writes a follower's heartbeat, atomically.
 pub fn write_heartbeat(run_dir: &Path, beat: &Heartbeat) -> std::io::Result<()> {
-    zero_io::create_dir_durably(&run_dir.join(HEARTBEAT_DIR))?;
+    zero_io::create_dir_durably(&RunPaths::new(run_dir).followers_dir())?;
     let text = serde_json::to_string_pretty(beat).expect("a heartbeat serializes");
     zero_io::write_atomically(&heartbeat_path(run_dir, &beat.id), text.as_bytes())
 }
@@ -72,7 +68,7 @@ pub fn read_heartbeat(run_dir: &Path, id: &str) -> Option<Heartbeat> {
 /// Every follower's heartbeat in `run_dir`, by id; files that cannot be read are named in the second list.
 pub fn read_heartbeats(run_dir: &Path) -> (Vec<Heartbeat>, Vec<String>) {
     let (mut beats, mut bad) = (Vec::new(), Vec::new());
-    let entries = std::fs::read_dir(run_dir.join(HEARTBEAT_DIR))
+    let entries = std::fs::read_dir(RunPaths::new(run_dir).followers_dir())
         .into_iter()
         .flatten()
         .flatten();
@@ -119,7 +115,7 @@ pub struct LaunchRecord {
 
 /// The run's record of its followers, if it has one.
 pub fn read_launch_record(run_dir: &Path) -> Result<Option<LaunchRecord>, crate::RunDirError> {
-    let path = run_dir.join(LAUNCH_FILE);
+    let path = RunPaths::new(run_dir).launch_record_path();
     match std::fs::read_to_string(&path) {
         Ok(text) => serde_json::from_str(&text)
             .map(Some)
@@ -132,7 +128,7 @@ pub fn read_launch_record(run_dir: &Path) -> Result<Option<LaunchRecord>, crate:
 /// Writes the run's record of its followers, atomically.
 pub fn write_launch_record(run_dir: &Path, record: &LaunchRecord) -> std::io::Result<()> {
     let text = serde_json::to_string_pretty(record).expect("a launch record serializes");
-    zero_io::write_atomically(&run_dir.join(LAUNCH_FILE), text.as_bytes())
+    zero_io::write_atomically(&RunPaths::new(run_dir).launch_record_path(), text.as_bytes())
 }
 
 #[cfg(test)]
@@ -174,7 +170,7 @@ mod tests {
         };
         write_launch_record(dir.path(), &record).unwrap();
         assert_eq!(read_launch_record(dir.path()).unwrap(), Some(record));
-        std::fs::write(dir.path().join(LAUNCH_FILE), "[").unwrap();
+        std::fs::write(RunPaths::new(dir.path()).launch_record_path(), "[").unwrap();
         assert!(
             read_launch_record(dir.path())
                 .unwrap_err()

@@ -18,7 +18,8 @@
 //!   openings.json      the evaluation openings, generated once
 //!   metrics.jsonl      one line per training step
 //!   generations.jsonl  one summary line per generation
-//!   followers/         the followers' launch record and heartbeats ([`crate::followers`])
+//!   cluster.json       the followers the run launched ([`crate::followers`])
+//!   followers/         the followers' heartbeats and logs ([`crate::followers`])
 //!   report/            index.html and the plots
 //!   tensorboard/       the TensorBoard event file
 //!   zero.log           the run's log
@@ -29,7 +30,7 @@ use std::path::{Path, PathBuf};
 
 /// The folder of the lease ([`crate::lease`]).
 pub const LEASE_DIR: &str = "lease";
-/// The folder of the followers' launch record and heartbeats ([`crate::followers`]).
+/// The folder of the followers' heartbeats and logs ([`crate::followers`]).
 pub const HEARTBEAT_DIR: &str = "followers";
 /// The run's log file.
 pub const LOG_FILE: &str = "zero.log";
@@ -91,6 +92,10 @@ impl RunPaths {
     }
     pub fn followers_dir(&self) -> PathBuf {
         self.root.join(HEARTBEAT_DIR)
+    }
+    /// The run's record of the followers it launched.
+    pub fn launch_record_path(&self) -> PathBuf {
+        self.root.join("cluster.json")
     }
     /// The lock file of zero versions before the lease, which a run removes.
     pub fn old_lock_path(&self) -> PathBuf {

@@ -20,8 +20,7 @@ use std::sync::mpsc::{RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The folder of the lease records in a run directory.
-pub use crate::layout::LEASE_DIR;
+use crate::layout::RunPaths;
 
 /// How often a holder renews its lease, and how long a beat must stand still before another host takes over.
 #[derive(Debug, Clone, Copy)]
@@ -275,7 +274,7 @@ impl Lease {
         timing: Timing,
         mut waiting: impl FnMut(&LeaseRecord),
     ) -> Result<Lease, LeaseError> {
-        let dir = root.join(LEASE_DIR);
+        let dir = RunPaths::new(root).lease_dir();
         let mut watched: Option<(u64, u64, Instant)> = None;
         loop {
             let next = match current(&dir)? {
@@ -402,7 +401,7 @@ impl LeaseWatch {
 
     pub fn with_timing(root: &Path, timing: Timing) -> LeaseWatch {
         LeaseWatch {
-            dir: root.join(LEASE_DIR),
+            dir: RunPaths::new(root).lease_dir(),
             timing,
             seen: None,
         }
@@ -473,6 +472,7 @@ fn unknown_holder() -> Option<LeaseRecord> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layout::LEASE_DIR;
 
     fn fast() -> Timing {
         Timing {

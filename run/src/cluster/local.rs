@@ -5,7 +5,8 @@ use anyhow::{Context, Result};
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use zero_rundir::followers::{HEARTBEAT_DIR, LaunchedFollower};
+use zero_rundir::RunPaths;
+use zero_rundir::followers::LaunchedFollower;
 
 pub struct LocalLauncher {
     command: FollowerCommand,
@@ -23,7 +24,7 @@ impl LocalLauncher {
 
     fn spawn(&mut self, slot: u32) -> Result<(String, String)> {
         let follower_id = format!("local-{slot}-{:08x}", zero_io::unique_token() as u32);
-        let logs = self.command.run_dir.join(HEARTBEAT_DIR);
+        let logs = RunPaths::new(&self.command.run_dir).followers_dir();
         std::fs::create_dir_all(&logs)?;
         let log_path = logs.join(format!("{follower_id}.log"));
         let log = std::fs::File::create(&log_path).with_context(|| format!("creating {}", log_path.display()))?;

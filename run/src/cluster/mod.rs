@@ -342,7 +342,9 @@ fn is_watched(follower: &LaunchedFollower) -> bool {
 
 /// The log of follower `id` (its stdout and stderr: the launcher's, or Slurm's `--output`).
 pub(crate) fn follower_log(run_dir: &Path, id: &str) -> PathBuf {
-    run_dir.join(followers::HEARTBEAT_DIR).join(format!("{id}.log"))
+    zero_rundir::RunPaths::new(run_dir)
+        .followers_dir()
+        .join(format!("{id}.log"))
 }
 
 /// Whether follower `id`, now gone, said it stopped on purpose; and what it said last (for one gone before its

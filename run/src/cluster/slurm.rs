@@ -8,7 +8,8 @@ use anyhow::{Context, Result, bail};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
-use zero_rundir::followers::{HEARTBEAT_DIR, LaunchedFollower};
+use zero_rundir::RunPaths;
+use zero_rundir::followers::LaunchedFollower;
 
 pub struct SlurmLauncher {
     command: FollowerCommand,
@@ -30,7 +31,7 @@ impl SlurmLauncher {
 
     /// Writes the batch script every task of the array runs (`followers/follower.sbatch`).
     fn with_script(command: FollowerCommand, settings: &SlurmConfig) -> Result<SlurmLauncher> {
-        let dir = command.run_dir.join(HEARTBEAT_DIR);
+        let dir = RunPaths::new(&command.run_dir).followers_dir();
         std::fs::create_dir_all(&dir)?;
         let script = dir.join("follower.sbatch");
         let call: Vec<String> = std::iter::once(command.program.display().to_string())
@@ -60,7 +61,9 @@ impl SlurmLauncher {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let log = self.command.run_dir.join(HEARTBEAT_DIR).join("slurm-%A_%a.log");
+        let log = RunPaths::new(&self.command.run_dir)
+            .followers_dir()
+            .join("slurm-%A_%a.log");
         let array: Vec<String> = slots.iter().map(u32::to_string).collect();
         let mut args = vec![
             "--parsable".to_string(),
@@ -290,7 +293,7 @@ mod tests {
     fn a_follower_that_left_no_log_and_no_heartbeat_never_wrote_into_the_run() {
         let run = tempfile::tempdir().unwrap();
         assert!(never_wrote(run.path(), "slurm-7_0"));
-        std::fs::create_dir_all(run.path().join(HEARTBEAT_DIR)).unwrap();
+        std::fs::create_dir_all(RunPaths::new(run.path()).followers_dir()).unwrap();
         std::fs::write(follower_log(run.path(), "slurm-7_0"), "zero: error: no such file\n").unwrap();
         assert!(!never_wrote(run.path(), "slurm-7_0"));
         let (clean, why) = heartbeat_verdict(run.path(), "slurm-7_0");
