@@ -217,6 +217,7 @@ impl RunDir {
                 by_generation.entry(g).or_default().push(shard.name.clone());
             }
         }
+        let mut failed = false;
         for (g, sources) in by_generation {
             if sources.len() < 2 {
                 continue;
@@ -230,13 +231,17 @@ impl RunDir {
                 .expect("some name is free");
             if let Err(e) = zero_data::merge_shards(&data, &merged, &sources) {
                 tracing::warn!("generation {g}'s {} self-play shards stay unmerged: {e}", sources.len());
+                failed = true;
             }
         }
         // A merge that failed while deleting its sources left them beside the complete merged shard: they go
         // now, or the run stops, before anything counts their games twice (a later merge took them for
-        // unmerged shards; found by scripts/fs-faults.py failing an unlink).
-        zero_data::remove_merged_sources(&data)
-            .with_context(|| format!("deleting the shards merged shards replace in {}", data.display()))?;
+        // unmerged shards; found by scripts/fs-faults.py failing an unlink). A merge that succeeded deleted its
+        // own, and a session killed while deleting is cleaned when the run opens again.
+        if failed {
+            zero_data::remove_merged_sources(&data)
+                .with_context(|| format!("deleting the shards merged shards replace in {}", data.display()))?;
+        }
         Ok(())
     }
 
