@@ -114,12 +114,14 @@ def shimmed(case_dir, shim, mode, kind=None, nth=None, match=None):
     return env
 
 
+def last_dirsyncs(ops):
+    """The call number of each directory's last successful sync."""
+    return {op.path: op.seq for op in ops if op.kind == "dirsync" and op.status == "ok"}
+
+
 def power_cut(ops, disk):
     """Undoes on the disk what the logged calls did and no sync made durable. Returns what it undid, by kind."""
-    synced = {}
-    for op in ops:
-        if op.kind == "dirsync" and op.status == "ok":
-            synced[op.path] = op.seq
+    synced = last_dirsyncs(ops)
     done = [op for op in ops if op.status == "ok"]
     undone = collections.Counter()
     for op in reversed(done):
@@ -145,13 +147,11 @@ def power_cut(ops, disk):
 def published(ops):
     """The files whose writing the run had finished at the cut, with their SHA-256: each renamed into place, then
     its directory synced, and still the file the rename put there."""
-    synced, files = {}, {}
+    synced, files = last_dirsyncs(ops), {}
     for op in ops:
         if op.status != "ok":
             continue
-        if op.kind == "dirsync":
-            synced[op.path] = op.seq
-        elif op.kind == "rename":
+        if op.kind == "rename":
             files[op.second] = op
         elif op.kind == "unlink":
             files.pop(op.path, None)
