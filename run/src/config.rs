@@ -367,16 +367,18 @@ fn nest_search_keys(root: &mut toml::Value) {
         .iter()
         .filter_map(|k| selfplay.remove(k).map(|v| (k.clone(), v)))
         .collect();
-    if legacy.is_empty() {
-        return;
+    for (key, value) in legacy {
+        nest_key(selfplay, "search", key, value);
     }
-    let search = selfplay
-        .entry("search")
+}
+
+/// Puts a flat key of `[selfplay]` into its table `section` (made if missing), unless that table sets it already.
+fn nest_key(selfplay: &mut toml::Table, section: &str, key: String, value: toml::Value) {
+    let table = selfplay
+        .entry(section)
         .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-    if let toml::Value::Table(search) = search {
-        for (key, value) in legacy {
-            search.entry(key).or_insert(value);
-        }
+    if let toml::Value::Table(table) = table {
+        table.entry(key).or_insert(value);
     }
 }
 
@@ -416,12 +418,7 @@ fn nest_sectioned_keys(root: &mut toml::Value, flat: FlatKeys) -> Result<()> {
         if flat == FlatKeys::Refuse {
             bail!("key `selfplay.{old}` is now `selfplay.{section}.{key}` (its table is [selfplay.{section}])");
         }
-        let table = selfplay
-            .entry(*section)
-            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-        if let toml::Value::Table(table) = table {
-            table.entry(*key).or_insert(value);
-        }
+        nest_key(selfplay, section, key.to_string(), value);
     }
     Ok(())
 }
