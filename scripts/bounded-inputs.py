@@ -36,7 +36,7 @@ def measure(zero, args, stdin=None):
 def tiny_bundle(zero, work):
     """A bundle of a small Bashni network: one short generation of the embedded quick run, exported."""
     run, bundle = os.path.join(work, "run"), os.path.join(work, "b")
-    sets = ["run.generations=1", "run.games_per_generation=8", "run.eval_games=2", "run.eval_equal_time_ms=0"]
+    sets = ["run.generations=1", "run.games_per_generation=8", "run.eval_games=2", "run.eval_equal_time_games=0"]
     subprocess.run([zero, "run", "--run-dir", run, *[a for s in sets for a in ("--set", s)]],
                    check=True, capture_output=True)
     subprocess.run([zero, "export", run, "--out", bundle], check=True, capture_output=True)

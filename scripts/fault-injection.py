@@ -34,7 +34,7 @@ SETTINGS = [
     "run.games_per_generation=40",
     "run.eval_games=4",
     "run.eval_openings=4",
-    "run.eval_equal_time_ms=0",
+    "run.eval_equal_time_games=0",
     "selfplay.games_in_flight=4",
 ]
 

@@ -49,7 +49,7 @@ SETTINGS = [
     f"run.games_per_generation={GAMES}",
     "run.eval_games=2",
     "run.eval_openings=2",
-    "run.eval_equal_time_ms=0",
+    "run.eval_equal_time_games=0",
     "selfplay.games_in_flight=4",
     "selfplay.workers=1",
 ]

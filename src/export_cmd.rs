@@ -4,9 +4,9 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use zero_arena::Standings;
-use zero_bot::{ExportOptions, LevelRating, SearchDefaults};
+use zero_bot::{ExportOptions, LevelRating};
 use zero_games::{GameKind, with_game};
-use zero_search::{SideRoots, SideWeights};
+use zero_search::{PlaySearch, SideRoots, SideWeights};
 
 #[derive(Args, Debug, Clone)]
 pub struct ExportArgs {
@@ -16,25 +16,26 @@ pub struct ExportArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Default simulations per move recorded in the manifest, 1 to 1000000: the bot's budget, in place of the
-    /// run's time per move (default: the run's self-play simulations, else 200).
+    /// run's time per move (default: the run's equal-time player's, `run.equal_time.sims`, when it played that
+    /// match, else its self-play simulations; else 200).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(zero_search::config::MAX_SIMULATIONS)))]
     pub sims: Option<u32>,
     /// Default milliseconds per move recorded in the manifest, 1 to 600000: the bot's budget (default: the
-    /// run's headline match's, `run.eval_equal_time_ms`, when it had one; else simulations).
+    /// run's headline match's, `run.equal_time.movetime_ms`, when it had one; else simulations).
     #[arg(long, value_name = "MS", conflicts_with = "sims",
           value_parser = clap::value_parser!(u64).range(1..=u64::from(zero_search::config::MAX_MOVE_TIME_MS)))]
     pub movetime: Option<u64>,
     /// Default root search recorded in the manifest: puct or gumbel, or one for each side as FIRST/SECOND
-    /// (gumbel/puct) (default: the run's headline match's, `run.eval_equal_time_root`, when it had one, else
-    /// its self-play's; else puct).
+    /// (gumbel/puct) (default: the run's headline match's, `run.equal_time.root`, when it had one, else its
+    /// self-play's; else puct).
     #[arg(long)]
     pub root: Option<SideRoots>,
     /// Default score weight recorded in the manifest: W for both sides or FIRST/SECOND, each in [0, 1] (the
-    /// search's `score_utility`; default: the run's `run.eval_equal_time_score_utility`, else 0).
+    /// search's `score_utility`; default: the run's `run.equal_time.score_utility`, else 0).
     #[arg(long)]
     pub score: Option<SideWeights>,
     /// Default weight of the game's heuristic minimaxed through the search, recorded in the manifest: in [0, 1]
-    /// (the search's `minimax_weight`; default: the run's `run.eval_equal_time_minimax`, else 0).
+    /// (the search's `minimax_weight`; default: the run's `run.equal_time.minimax_weight`, else 0).
     #[arg(long, value_parser = zero_bot::cli::minimax_weight)]
     pub minimax: Option<f32>,
     /// The standings of a round robin of this network's levels (`zero eval --out FILE` with players
@@ -81,22 +82,10 @@ fn read_level_ratings(path: &Path, game: &str) -> Result<Vec<LevelRating>> {
     Ok(ratings)
 }
 
-/// What the checkpoint's run played with, when the checkpoint is a run directory's (`RUN_DIR` itself, or a file
-/// under `RUN_DIR/checkpoints/`).
-struct RunSearch {
-    /// Self-play's simulations (`selfplay.search`).
-    simulations: u32,
-    /// The headline match's time per move (`run.eval_equal_time_ms`), when the run played one.
-    movetime_ms: Option<u64>,
-    /// The headline match's root (`run.eval_equal_time_root`), else self-play's.
-    root: SideRoots,
-    /// The score weight the run judged its networks with (`run.eval_equal_time_score_utility`).
-    score_utility: SideWeights,
-    /// The minimax weight it judged them with (`run.eval_equal_time_minimax`).
-    minimax_weight: f32,
-}
-
-fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<RunSearch>> {
+/// How the checkpoint's run judged its networks, when the checkpoint is a run directory's (`RUN_DIR` itself, or a
+/// file under `RUN_DIR/checkpoints/`): its equal-time player (`[run.equal_time]`) where it played that match, else
+/// the same settings on self-play's simulations and root.
+fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<PlaySearch>> {
     let from_file = checkpoint.parent().and_then(Path::parent);
     let Some(config) = run_dir
         .or(from_file)
@@ -106,19 +95,43 @@ fn run_search(run_dir: Option<&Path>, checkpoint: &Path) -> Result<Option<RunSea
         return Ok(None);
     };
     let config = zero_run::config::RunConfig::load_recorded(&config)?;
-    let search = &config.selfplay.search;
-    let headline = config.run.eval_equal_time_ms > 0;
-    Ok(Some(RunSearch {
-        simulations: search.simulations,
-        movetime_ms: headline.then_some(config.run.eval_equal_time_ms),
-        root: if headline {
-            config.run.eval_equal_time_root
-        } else {
-            search.root
+    let player = config.run.equal_time;
+    Ok(Some(match player.movetime_ms {
+        Some(_) => player,
+        None => PlaySearch {
+            sims: config.selfplay.search.simulations,
+            root: config.selfplay.search.root,
+            ..player
         },
-        score_utility: config.run.eval_equal_time_score_utility,
-        minimax_weight: config.run.eval_equal_time_minimax,
     }))
+}
+
+/// The bundle's default search: what the run judged its networks with, else [`PlaySearch::DEFAULT`] on 200
+/// simulations, with what the command line names put in.
+fn bundle_search(args: &ExportArgs, ran: Option<PlaySearch>) -> Result<PlaySearch> {
+    let mut search = ran.unwrap_or(PlaySearch {
+        sims: 200,
+        ..PlaySearch::DEFAULT
+    });
+    if let Some(sims) = args.sims {
+        // A budget of simulations asked for replaces the run's time per move.
+        (search.sims, search.movetime_ms) = (sims, None);
+    }
+    if let Some(ms) = args.movetime {
+        search.movetime_ms = Some(ms);
+    }
+    search.root = args.root.unwrap_or(search.root);
+    search.score_utility = args.score.unwrap_or(search.score_utility);
+    search.minimax_weight = args.minimax.unwrap_or(search.minimax_weight);
+    search.validate().map_err(|e| {
+        let flag = match e.key {
+            "score_utility" => "--score",
+            "minimax_weight" => "--minimax",
+            _ => "the run's [run.equal_time]",
+        };
+        anyhow::anyhow!("the bundle's search ({flag}): {e}")
+    })?;
+    Ok(search)
 }
 
 pub fn run(args: ExportArgs) -> Result<()> {
@@ -137,38 +150,13 @@ pub fn run(args: ExportArgs) -> Result<()> {
     };
     let ran = run_search(run_dir.as_deref(), &checkpoint)?;
     let options = ExportOptions {
-        search: SearchDefaults {
-            sims: args.sims.or(ran.as_ref().map(|r| r.simulations)).unwrap_or(200),
-            // A budget of simulations asked for replaces the run's time per move.
-            movetime_ms: match args.sims {
-                Some(_) => None,
-                None => args.movetime.or(ran.as_ref().and_then(|r| r.movetime_ms)),
-            },
-            // Without a run's root, the bot plays as the arena's judged network players do.
-            root: args
-                .root
-                .or(ran.as_ref().map(|r| r.root))
-                .unwrap_or(zero_arena::spec::DEFAULT_CKPT_ROOT),
-            score_utility: args
-                .score
-                .or(ran.as_ref().map(|r| r.score_utility))
-                .unwrap_or(zero_search::SearchConfig::DEFAULT.score_utility),
-            minimax_weight: args
-                .minimax
-                .or(ran.as_ref().map(|r| r.minimax_weight))
-                .unwrap_or(zero_search::SearchConfig::DEFAULT.minimax_weight),
-        },
+        search: bundle_search(&args, ran)?,
         elo,
         level_ratings: match &args.level_ratings {
             Some(path) => read_level_ratings(path, &meta.game)?,
             None => Vec::new(),
         },
     };
-    options
-        .search
-        .score_utility
-        .check_score_utility()
-        .map_err(|e| anyhow::anyhow!("--score {}: {e}", options.search.score_utility))?;
     let kind: GameKind = meta.game.parse()?;
     let manifest = with_game!(kind, G => zero_bot::export::<G>(&checkpoint, &args.out, options))?;
     println!(

@@ -22,7 +22,7 @@ fn run_command(run_dir: &Path, launcher: &str, generations: u32) -> Command {
         "run.games_per_generation=24".to_string(),
         "run.eval_games=2".to_string(),
         "run.eval_openings=2".to_string(),
-        "run.eval_equal_time_ms=0".to_string(),
+        "run.eval_equal_time_games=0".to_string(),
         "selfplay.games_in_flight=4".to_string(),
         "selfplay.workers=1".to_string(),
         format!("cluster.launcher=\"{launcher}\""),

@@ -312,6 +312,24 @@ fn loading_refuses_damaged_bundles_naming_what_is_wrong() {
         "manifest.json: search.minimax_weight: must be within [0, 1], got 1.5",
     );
     case(
+        "c-puct-out-of-range",
+        &|b| {
+            let mut m = manifest(b);
+            m["search"]["c_puct"] = serde_json::json!(1000.0);
+            write_manifest(b, &m);
+        },
+        "manifest.json: search.c_puct: must be within [0.01, 100], got 1000",
+    );
+    case(
+        "unknown-search-key",
+        &|b| {
+            let mut m = manifest(b);
+            m["search"]["simulations"] = serde_json::json!(8);
+            write_manifest(b, &m);
+        },
+        "unknown field `simulations`",
+    );
+    case(
         "score-utility-not-a-number",
         &|b| {
             let mut m = manifest(b);

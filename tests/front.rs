@@ -83,7 +83,7 @@ fn a_runs_records_and_report_are_written_without_libtorch() {
     }
     args.extend([
         "--set",
-        "run.eval_equal_time_ms=0",
+        "run.eval_equal_time_games=0",
         "--set",
         "selfplay.games_in_flight=4",
     ]);

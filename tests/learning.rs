@@ -12,12 +12,10 @@
 
 use std::path::Path;
 use std::process::Command;
-use zero_arena::spec::DEFAULT_CKPT_ROOT;
-use zero_arena::{Entrant, MatchOptions, MatchRecord, OpeningBook, head_to_head};
+use zero_arena::{Entrant, MatchOptions, MatchRecord, Network, OpeningBook, PlayerSpec, head_to_head};
 use zero_games::Game;
 use zero_games::bashni::Bashni;
-use zero_model::DeviceChoice;
-use zero_search::UniformEvaluator;
+use zero_search::{PlaySearch, UniformEvaluator};
 
 /// Games of the match: each of the book's openings with both colours.
 const GAMES: usize = 128;
@@ -47,7 +45,7 @@ fn short_run(dir: &Path) {
         .args(["--set", "train.samples_per_position=8"])
         // Neither the equal-time match nor a second core idle during training is what this test is about: without
         // them the run took 155 s where it took 230 s (`make test`'s slowest test).
-        .args(["--set", "run.eval_equal_time_ms=0", "--set", "train.threads=2"])
+        .args(["--set", "run.eval_equal_time_games=0", "--set", "train.threads=2"])
         .args([
             "--set",
             "run.eval_games=2",
@@ -79,13 +77,13 @@ fn a_short_run_beats_generation_zero_at_equal_search() {
         ..Default::default()
     };
     let checkpoint = dir.join("checkpoints/gen-0003.safetensors");
-    let trained = Entrant::<Bashni>::checkpoint(&checkpoint, "trained", SIMULATIONS, DeviceChoice::Cpu).unwrap();
-    let untrained = Entrant::<Bashni>::searching_with_evaluator(
-        "generation0",
-        Box::new(UniformEvaluator),
-        SIMULATIONS,
-        DEFAULT_CKPT_ROOT,
-    );
+    let search = PlaySearch {
+        sims: SIMULATIONS,
+        ..PlaySearch::DEFAULT
+    };
+    let trained = PlayerSpec::network(Network::Checkpoint(checkpoint), search).labelled("trained");
+    let trained = Entrant::<Bashni>::prepare(trained).unwrap();
+    let untrained = Entrant::<Bashni>::searching_with_evaluator("generation0", Box::new(UniformEvaluator), search);
     let games = head_to_head(&rules, &trained, &untrained, &book, &options).unwrap();
     let (trained_score, trained_se) = score(&games, "trained");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -56,7 +56,7 @@ fn every_query_of_the_data_docs_runs_on_a_real_run_directory() {
         "run.games_per_generation=16",
         "run.eval_games=2",
         "run.eval_openings=2",
-        "run.eval_equal_time_ms=0",
+        "run.eval_equal_time_games=0",
         "selfplay.games_in_flight=4",
     ];
     let mut run = zero();

@@ -334,7 +334,7 @@ fn a_run_ended_by_sigterm_prints_the_summary_that_waited_for_the_next_generation
         "run.games_per_generation=24",
         "run.eval_games=2",
         "run.eval_openings=2",
-        "run.eval_equal_time_ms=0",
+        "run.eval_equal_time_games=0",
         "run.eval_beside_selfplay=true",
         "selfplay.games_in_flight=4",
     ];
@@ -380,7 +380,7 @@ fn a_run_evaluating_beside_self_play_records_each_generation_once_through_a_kill
         "run.games_per_generation=40",
         "run.eval_games=4",
         "run.eval_openings=4",
-        "run.eval_equal_time_ms=0",
+        "run.eval_equal_time_games=0",
         "run.eval_beside_selfplay=true",
         "selfplay.games_in_flight=4",
     ];
@@ -588,7 +588,7 @@ fn with_a_lead_start_share_a_generation_begins_at_the_leads_of_the_last_ones_dra
         "run.games_per_generation=24",
         "run.eval_games=2",
         "run.eval_openings=2",
-        "run.eval_equal_time_ms=0",
+        "run.eval_equal_time_games=0",
         "selfplay.games_in_flight=6",
         "selfplay.lead_start_share=1.0",
     ] {

@@ -224,7 +224,7 @@ fn a_bagh_chal_run_scores_each_network_against_perfect_play() {
         "run.games_per_generation=20",
         "run.eval_games=2",
         "run.eval_openings=2",
-        "run.eval_equal_time_ms=0",
+        "run.eval_equal_time_games=0",
         "run.eval_oracle_positions=10",
         &tablebase,
     ] {

@@ -5,14 +5,13 @@ use crate::ArenaError;
 use crate::baselines::{AlphaBetaPlayer, GreedyPlayer, RandomPlayer, UctPlayer};
 use crate::network_player::{PolicyPlayer, SearchPlayer, SharedEvaluator};
 use crate::player::{Player, player_rng};
-use crate::spec::{PlayerKind, PlayerSpec};
+use crate::spec::{Network, NetworkPlayer, PlayerKind, PlayerSpec};
 use crate::tablebase_player::{TablebasePlayer, as_player_of, is_baghchal};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 use zero_games::Registered;
-use zero_model::{DeviceChoice, NetworkEvaluator, Precision};
-use zero_search::{Budget, CachedEvaluator, SearchConfig, SideRoots};
+use zero_model::NetworkEvaluator;
+use zero_search::{CachedEvaluator, PlaySearch};
 
 /// Positions a checkpoint player's evaluator remembers (one match's worth of repeated openings).
 const EVAL_CACHE: usize = 1 << 16;
@@ -35,12 +34,7 @@ impl<G: Registered> Entrant<G> {
         let spec = spec.for_game::<G>();
         let name = spec.name();
         let evaluator = match &spec.kind {
-            PlayerKind::Checkpoint {
-                path,
-                device,
-                precision,
-                ..
-            } => Some(load(path, *device, *precision)?),
+            PlayerKind::Network(player) => Some(load(player)?),
             _ => None,
         };
         let reloadable = evaluator.is_some();
@@ -62,39 +56,24 @@ impl<G: Registered> Entrant<G> {
         Entrant::prepare(PlayerSpec::parse(text)?)
     }
 
-    /// A checkpoint entrant from code (the run loop): the checkpoint at `path`, named `label` in tables and
-    /// records, playing the raw policy (`simulations` = 0) or the network search with the default root
-    /// ([`crate::spec::DEFAULT_CKPT_ROOT`], PUCT) on `device`. The same as parsing
-    /// `ckpt:PATH,sims=N,device=D,name=LABEL`; for another root build the spec with
-    /// [`PlayerSpec::checkpoint`] and pass it to [`Entrant::prepare`].
-    pub fn checkpoint(
-        path: impl Into<PathBuf>,
-        label: impl Into<String>,
-        simulations: u32,
-        device: DeviceChoice,
-    ) -> Result<Entrant<G>, ArenaError> {
-        Entrant::prepare(PlayerSpec::checkpoint(path, simulations, device).labelled(label))
-    }
-
     /// An entrant playing the raw policy of any evaluator (tests, and callers that hold a network already).
     pub fn with_evaluator(name: impl Into<String>, evaluator: Box<dyn zero_search::Evaluator<G> + Send>) -> Self {
-        Entrant::searching_with_evaluator(name, evaluator, 0, crate::spec::DEFAULT_CKPT_ROOT)
+        let raw_policy = PlaySearch {
+            sims: 0,
+            ..PlaySearch::DEFAULT
+        };
+        Entrant::searching_with_evaluator(name, evaluator, raw_policy)
     }
 
-    /// An entrant searching with any evaluator: `simulations` per action with root `root` (0 = the raw
-    /// policy, as [`Entrant::with_evaluator`]).
+    /// An entrant searching with any evaluator as `search` says (`sims` = 0: the raw policy, as
+    /// [`Entrant::with_evaluator`]), named `name`.
     pub fn searching_with_evaluator(
         name: impl Into<String>,
         evaluator: Box<dyn zero_search::Evaluator<G> + Send>,
-        simulations: u32,
-        root: impl Into<SideRoots>,
+        search: PlaySearch,
     ) -> Self {
         let name = name.into();
-        // The checkpoint player written from code, named after the evaluator, with `root` for its root.
-        let mut spec = PlayerSpec::checkpoint(name.as_str(), simulations, DeviceChoice::Cpu).labelled(name.as_str());
-        if let PlayerKind::Checkpoint { root: chosen, .. } = &mut spec.kind {
-            *chosen = root.into();
-        }
+        let spec = PlayerSpec::network(Network::Given(name.clone()), search).labelled(name.as_str());
         Entrant {
             spec,
             name,
@@ -123,12 +102,7 @@ impl<G: Registered> Entrant<G> {
     /// from the checkpoint; the shared one for an entrant made around an evaluator, `None` for the baselines).
     pub(crate) fn evaluator_copy(&self) -> Result<Option<SharedEvaluator<G>>, ArenaError> {
         match &self.spec.kind {
-            PlayerKind::Checkpoint {
-                path,
-                device,
-                precision,
-                ..
-            } if self.reloadable => Ok(Some(load(path, *device, *precision)?)),
+            PlayerKind::Network(player) if self.reloadable => Ok(Some(load(player)?)),
             _ => Ok(self.evaluator.clone()),
         }
     }
@@ -156,46 +130,18 @@ impl<G: Registered> Entrant<G> {
                 let table = self.tablebase.clone().expect("prepared with its tablebase");
                 as_player_of::<G>(Box::new(TablebasePlayer::new(name, table, *placement, rng)))
             }
-            PlayerKind::Checkpoint {
-                simulations: 0,
-                millis: None,
-                ..
-            } => Box::new(PolicyPlayer::new(name, evaluator.expect("prepared with its evaluator"))),
-            PlayerKind::Checkpoint {
-                simulations,
-                millis,
-                root,
-                batch,
-                reuse,
-                temperature,
-                c_puct,
-                fpu_reduction,
-                minimax_weight,
-                score_utility,
-                ..
-            } => {
-                let budget = match millis {
-                    Some(ms) => Budget::MoveTime(Duration::from_millis(*ms)),
-                    None => Budget::Simulations(*simulations),
-                };
-                Box::new(SearchPlayer::new(
-                    name,
-                    evaluator.expect("prepared with its evaluator"),
-                    SearchConfig {
-                        leaf_batch: *batch,
-                        tree_reuse: *reuse,
-                        c_puct: *c_puct,
-                        fpu_reduction: *fpu_reduction,
-                        minimax_weight: *minimax_weight,
-                        score_utility: *score_utility,
-                        ..SearchConfig::for_play(*root, (*simulations).max(1))
-                    },
-                    budget,
-                    rng,
-                    *temperature,
-                    zero_search::minimax::heuristic_judge::<G>,
-                ))
+            PlayerKind::Network(player) if !player.search.searches() => {
+                Box::new(PolicyPlayer::new(name, evaluator.expect("prepared with its evaluator")))
             }
+            PlayerKind::Network(player) => Box::new(SearchPlayer::new(
+                name,
+                evaluator.expect("prepared with its evaluator"),
+                player.search.config(),
+                player.search.budget(),
+                rng,
+                player.search.temperature,
+                zero_search::minimax::heuristic_judge::<G>,
+            )),
         }
     }
 }
@@ -212,18 +158,24 @@ fn open_tablebase<G: Registered>(file: Option<&Path>) -> Result<Arc<zero_tableba
     Ok(Arc::new(table))
 }
 
-/// Loads the checkpoint at `path` as a network evaluator with a cache of its own.
-fn load<G: Registered>(
-    path: &Path,
-    device: DeviceChoice,
-    precision: Precision,
-) -> Result<SharedEvaluator<G>, ArenaError> {
-    let device = device.resolve().map_err(|e| ArenaError::Device(e.to_string()))?;
-    let evaluator =
-        NetworkEvaluator::<G>::from_checkpoint(path, device, precision).map_err(|source| ArenaError::Checkpoint {
+/// Loads a network player's checkpoint as a network evaluator with a cache of its own; a network handed over in
+/// code has no file to load.
+fn load<G: Registered>(player: &NetworkPlayer) -> Result<SharedEvaluator<G>, ArenaError> {
+    let path = match &player.network {
+        Network::Checkpoint(path) => path,
+        Network::Given(name) => {
+            return Err(ArenaError::Invalid(format!(
+                "network {name} was handed over in code: it has no checkpoint to load"
+            )));
+        }
+    };
+    let device = player.device.resolve().map_err(|e| ArenaError::Device(e.to_string()))?;
+    let evaluator = NetworkEvaluator::<G>::from_checkpoint(path, device, player.precision).map_err(|source| {
+        ArenaError::Checkpoint {
             path: path.display().to_string(),
             source,
-        })?;
+        }
+    })?;
     let evaluator = CachedEvaluator::new(evaluator, EVAL_CACHE);
     let boxed: Box<dyn zero_search::Evaluator<G> + Send> = Box::new(evaluator);
     Ok(Arc::new(Mutex::new(boxed)))

@@ -40,7 +40,7 @@ pub use matches::{
 pub use openings::{BookProgress, BookRequest, OpeningBook};
 pub use player::Player;
 pub use records::MatchRecord;
-pub use spec::{PlayerKind, PlayerSpec, SpecError};
+pub use spec::{Network, NetworkPlayer, PlayerKind, PlayerSpec, SpecError};
 pub use sprt::{Sprt, SprtDecision, SprtReport};
 /// The arena's game records, kept in zero-records so that reading them needs no libtorch.
 pub use zero_records::arena as records;

@@ -6,11 +6,9 @@
 use std::fmt;
 use std::path::PathBuf;
 use zero_search::alphabeta::SearchLimit;
-use zero_search::config::{
-    MAX_LEAF_BATCH, MAX_MOVE_TIME_MS, MAX_SCORE_UTILITY, MAX_SIMULATIONS, PLAY_LEAF_BATCH, PLAY_TREE_REUSE,
-    SearchConfig,
-};
-use zero_search::{RootSearch, SideRoots, SideWeights};
+use zero_search::config::{MAX_LEAF_BATCH, MAX_MOVE_TIME_MS, MAX_SCORE_UTILITY, MAX_SIMULATIONS};
+use zero_search::play::{C_PUCT_RANGE, FPU_RANGE, TEMPERATURE_RANGE};
+use zero_search::{PlaySearch, SideWeights};
 
 /// Why a player spec was refused; each names the part that is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -58,42 +56,8 @@ pub enum PlayerKind {
     Mcts {
         simulations: u32,
     },
-    /// A checkpoint; `simulations` = 0 plays the raw policy, more runs the search crate's engine with the
-    /// network (root `root`, no noise, the most visited action / the Gumbel final choice). With `millis` the
-    /// engine searches for that long per move instead (`ms=N`: equal thinking time with `alphabeta:ms=N`).
-    Checkpoint {
-        path: PathBuf,
-        simulations: u32,
-        millis: Option<u64>,
-        device: zero_model::DeviceChoice,
-        root: SideRoots,
-        /// The number format the network evaluates in (`precision=auto|f32|bf16`, default [`PLAY_PRECISION`]).
-        precision: zero_model::Precision,
-        /// Leaves its timed search evaluates per network call (`batch=N`, default
-        /// [`zero_search::config::PLAY_LEAF_BATCH`]).
-        batch: u32,
-        /// Whether its search keeps the tree across the opponent's reply (`reuse=on|off`, default
-        /// [`zero_search::config::PLAY_TREE_REUSE`], on); the actions of one move always share it.
-        reuse: bool,
-        /// Temperature of its move choice (`temp=T`, or a strength level's, `level=NAME`); 0 plays the search's
-        /// choice.
-        temperature: f32,
-        /// A strength level (`level=NAME`): its game's simulations and temperature replace the two above when the
-        /// spec is made ready for a game ([`PlayerSpec::for_game`]).
-        level: Option<zero_search::Level>,
-        /// The search's PUCT exploration constant at zero visits (`cpuct=X`, default the search crate's
-        /// [`SearchConfig::default`]).
-        c_puct: f32,
-        /// The search's first-play urgency reduction (`fpu=X`, default the search crate's).
-        fpu_reduction: f32,
-        /// The weight of the game's static judgement minimaxed through its search beside the network's values
-        /// (`minimax=W` in [0, 1], default 0: [`SearchConfig::minimax_weight`]).
-        minimax_weight: f32,
-        /// How much its search weighs the game's score beside the value (`score=W` for both sides or
-        /// `score=FIRST/SECOND`, each in [0, 1], default 0: [`SearchConfig::score_utility`]); a network without a
-        /// score head plays on its value alone.
-        score_utility: SideWeights,
-    },
+    /// A network searching with the search crate's engine (`ckpt:PATH,...`): [`NetworkPlayer`].
+    Network(NetworkPlayer),
     /// Bagh Chal's perfect player (`tablebase[:file=PATH][,ms=N|depth=N|nodes=N]`): the tablebase's best move in
     /// the sliding phase and the last placements it searches exactly ([`zero_tablebase::probe`]), alpha-beta
     /// with the given limit before them. No file named: the default one ([`zero_tablebase::default_path`]).
@@ -111,6 +75,47 @@ pub struct PlayerSpec {
     pub label: Option<String>,
 }
 
+/// Where a network player's network comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Network {
+    /// A checkpoint file (`ckpt:PATH`).
+    Checkpoint(PathBuf),
+    /// A network handed over in code, by the name it plays under ([`crate::Entrant::searching_with_evaluator`]:
+    /// tests, and callers that hold a network already); never read from text.
+    Given(String),
+}
+
+/// A network player, the typed form of `ckpt:PATH,sims=64|ms=100|level=NAME,...`: its network, its search (the
+/// one type every judged player's search is, [`PlaySearch`]: budget, root, constants, weights, batch, reuse,
+/// temperature), a strength level, and where and in what number format its network runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetworkPlayer {
+    pub network: Network,
+    /// `sims` = 0 plays the raw policy; more, or `movetime_ms` (`ms=N`: equal thinking time with
+    /// `alphabeta:ms=N`), runs the search crate's engine with the network (no noise; the most visited action or
+    /// the Gumbel final choice at temperature 0).
+    pub search: PlaySearch,
+    /// A strength level (`level=NAME`): its game's simulations and temperature replace the search's when the
+    /// spec is made ready for a game ([`PlayerSpec::for_game`]).
+    pub level: Option<zero_search::Level>,
+    pub device: zero_model::DeviceChoice,
+    /// The number format the network evaluates in (`precision=auto|f32|bf16`, default [`PLAY_PRECISION`]).
+    pub precision: zero_model::Precision,
+}
+
+impl NetworkPlayer {
+    /// The network at `network` searching as `search` says, on the CPU in [`PLAY_PRECISION`], at no level.
+    pub fn new(network: Network, search: PlaySearch) -> NetworkPlayer {
+        NetworkPlayer {
+            network,
+            search,
+            level: None,
+            device: zero_model::DeviceChoice::Cpu,
+            precision: PLAY_PRECISION,
+        }
+    }
+}
+
 const DEFAULT_MCTS_SIMS: u32 = 200;
 /// The most nodes an `alphabeta:nodes=N` move may search: minutes at the engine's one to three million nodes a
 /// second, so that a typo of a few zeros is refused rather than freezing the match.
@@ -119,38 +124,18 @@ pub const MAX_ALPHABETA_NODES: u64 = 1_000_000_000;
 /// of 32 leaves f32 ran 1.55 times the simulations of bf16 on a CPU with native bf16 and scored better against
 /// alpha-beta at equal time (`docs/experiments/search-at-play.md`); bf16 pays only at self-play's batches of about 250.
 pub const PLAY_PRECISION: zero_model::Precision = zero_model::Precision::F32;
-pub const DEFAULT_CKPT_SIMS: u32 = 64;
-/// The root search of `ckpt:` players unless `root=` says otherwise: PUCT, played at temperature 0 (the most
-/// visited action). Self-play's own default is Gumbel; `root=gumbel` gives that, and `root=gumbel/puct` a root
-/// for each side ([`SideRoots`]).
-pub const DEFAULT_CKPT_ROOT: SideRoots = SideRoots::both(RootSearch::Puct);
 /// The keys a `ckpt:` spec takes, as its refusal of another names them.
 const CKPT_KEYS: &str = "PATH (first), path, sims, ms, level, temp, root, score, device, precision, batch, reuse, cpuct, fpu, minimax, name";
-/// The search settings a `ckpt:` spec does not name: the search crate's defaults, whose PUCT constants the spec
-/// may change (`cpuct=`, `fpu=`, `minimax=`).
-const PLAY_SEARCH: SearchConfig = SearchConfig::DEFAULT;
+/// The search of a `ckpt:` player that names nothing: 64 simulations, a PUCT root played at temperature 0 (the
+/// most visited action; self-play's own default is Gumbel, `root=gumbel` gives that, `root=gumbel/puct` a root for
+/// each side), the search crate's constants.
+const PLAY_SEARCH: PlaySearch = PlaySearch::DEFAULT;
 
 impl PlayerSpec {
-    /// A checkpoint player written from code: `simulations` = 0 plays the raw policy, more the network search
-    /// with the default root ([`DEFAULT_CKPT_ROOT`]; set [`PlayerKind::Checkpoint::root`] to change it).
-    pub fn checkpoint(path: impl Into<PathBuf>, simulations: u32, device: zero_model::DeviceChoice) -> PlayerSpec {
+    /// A network player written from code, on the CPU in [`PLAY_PRECISION`].
+    pub fn network(network: Network, search: PlaySearch) -> PlayerSpec {
         PlayerSpec {
-            kind: PlayerKind::Checkpoint {
-                path: path.into(),
-                simulations,
-                millis: None,
-                device,
-                root: DEFAULT_CKPT_ROOT,
-                precision: PLAY_PRECISION,
-                batch: PLAY_LEAF_BATCH,
-                reuse: PLAY_TREE_REUSE,
-                temperature: 0.0,
-                level: None,
-                c_puct: PLAY_SEARCH.c_puct,
-                fpu_reduction: PLAY_SEARCH.fpu_reduction,
-                minimax_weight: PLAY_SEARCH.minimax_weight,
-                score_utility: PLAY_SEARCH.score_utility,
-            },
+            kind: PlayerKind::Network(NetworkPlayer::new(network, search)),
             label: None,
         }
     }
@@ -161,7 +146,7 @@ impl PlayerSpec {
         match &self.kind {
             PlayerKind::AlphaBeta(limit) => limit.millis.is_some(),
             PlayerKind::Tablebase { placement, .. } => placement.millis.is_some(),
-            PlayerKind::Checkpoint { millis, .. } => millis.is_some(),
+            PlayerKind::Network(player) => player.search.movetime_ms.is_some(),
             _ => false,
         }
     }
@@ -358,37 +343,31 @@ impl<'a> SpecParts<'a> {
             [first] if self.rest.trim_start().starts_with(first) => Some(PathBuf::from(first)),
             [.., wrong] => return Err(self.malformed(wrong)),
         };
-        let mut simulations = DEFAULT_CKPT_SIMS;
-        let mut millis = None;
-        let mut device = zero_model::DeviceChoice::Cpu;
-        let mut root = DEFAULT_CKPT_ROOT;
-        let mut precision = PLAY_PRECISION;
-        let mut batch = PLAY_LEAF_BATCH;
-        let mut reuse = PLAY_TREE_REUSE;
-        let mut temperature = 0.0;
-        let mut level = None;
-        let (mut c_puct, mut fpu_reduction) = (PLAY_SEARCH.c_puct, PLAY_SEARCH.fpu_reduction);
-        let mut score_utility = PLAY_SEARCH.score_utility;
-        let mut minimax_weight = PLAY_SEARCH.minimax_weight;
+        let mut player = NetworkPlayer::new(Network::Given(String::new()), PLAY_SEARCH);
+        let search = &mut player.search;
         for &(key, value) in &self.pairs {
             match key {
                 "path" => path = Some(value).filter(|v| !v.is_empty()).map(PathBuf::from),
-                "cpuct" => c_puct = self.decimal(key, value, 0.01..=100.0, "a number from 0.01 to 100")?,
-                "fpu" => fpu_reduction = self.decimal(key, value, 0.0..=4.0, "a number from 0 to 4")?,
-                "minimax" => minimax_weight = self.decimal(key, value, 0.0..=1.0, "a weight from 0 to 1")?,
+                "cpuct" => search.c_puct = self.decimal(key, value, C_PUCT_RANGE, "a number from 0.01 to 100")?,
+                "fpu" => search.fpu_reduction = self.decimal(key, value, FPU_RANGE, "a number from 0 to 4")?,
+                "minimax" => search.minimax_weight = self.decimal(key, value, 0.0..=1.0, "a weight from 0 to 1")?,
                 "level" => {
-                    level = Some(zero_search::Level::parse(value).map_err(|e| self.bad_value(key, value, e))?);
+                    player.level = Some(zero_search::Level::parse(value).map_err(|e| self.bad_value(key, value, e))?);
                 }
-                "temp" => temperature = self.decimal(key, value, 0.0..=10.0, "a temperature from 0 to 10")?,
-                "sims" => simulations = self.simulations(key, value, 0)?,
-                "ms" => millis = Some(self.move_time(key, value)?),
-                "device" => device = value.parse().map_err(|e| self.bad_value(key, value, e))?,
-                "root" => root = value.parse().map_err(|e| self.bad_value(key, value, e))?,
-                "score" => score_utility = self.side_weights(key, value)?,
-                "precision" => precision = value.parse().map_err(|e| self.bad_value(key, value, e))?,
-                "batch" => batch = self.bounded(key, value, 1..=u64::from(MAX_LEAF_BATCH), "leaves")? as u32,
+                "temp" => {
+                    search.temperature = self.decimal(key, value, TEMPERATURE_RANGE, "a temperature from 0 to 10")?;
+                }
+                "sims" => search.sims = self.simulations(key, value, 0)?,
+                "ms" => search.movetime_ms = Some(self.move_time(key, value)?),
+                "device" => player.device = value.parse().map_err(|e| self.bad_value(key, value, e))?,
+                "root" => search.root = value.parse().map_err(|e| self.bad_value(key, value, e))?,
+                "score" => search.score_utility = self.side_weights(key, value)?,
+                "precision" => player.precision = value.parse().map_err(|e| self.bad_value(key, value, e))?,
+                "batch" => {
+                    search.leaf_batch = self.bounded(key, value, 1..=u64::from(MAX_LEAF_BATCH), "leaves")? as u32
+                }
                 "reuse" => {
-                    reuse = match value {
+                    search.tree_reuse = match value {
                         "on" => true,
                         "off" => false,
                         _ => return Err(self.bad_value(key, value, "expected on or off")),
@@ -402,34 +381,20 @@ impl<'a> SpecParts<'a> {
         let path = path.ok_or_else(|| SpecError::MissingPath {
             spec: self.spec.to_string(),
         })?;
-        if let Some(ms) = millis
+        player.network = Network::Checkpoint(path);
+        if let Some(ms) = player.search.movetime_ms
             && self.pairs.iter().any(|&(key, _)| key == "sims")
         {
             return Err(self.bad_value("ms", &ms.to_string(), "give sims=N or ms=N, not both"));
         }
-        if level.is_some() && self.pairs.iter().any(|&(k, _)| k == "sims" || k == "ms" || k == "temp") {
+        if player.level.is_some() && self.pairs.iter().any(|&(k, _)| k == "sims" || k == "ms" || k == "temp") {
             return Err(self.bad_value(
                 "level",
                 "",
                 "a level sets the simulations and the temperature: give level=NAME or sims/ms/temp, not both",
             ));
         }
-        Ok(PlayerKind::Checkpoint {
-            path,
-            simulations,
-            millis,
-            device,
-            root,
-            precision,
-            batch,
-            reuse,
-            temperature,
-            level,
-            c_puct,
-            fpu_reduction,
-            minimax_weight,
-            score_utility,
-        })
+        Ok(PlayerKind::Network(player))
     }
 
     /// Score weights, `score=W` or `score=FIRST/SECOND`, each within [0, [`MAX_SCORE_UTILITY`]].
@@ -533,74 +498,54 @@ impl PlayerSpec {
                 placement,
             } => format!("tablebase:file={},{}", file.display(), limit_parts(placement)),
             PlayerKind::Mcts { simulations } => format!("mcts:sims={simulations}"),
-            PlayerKind::Checkpoint {
-                path,
-                simulations,
-                millis,
-                root,
-                batch,
-                reuse,
-                temperature,
-                level,
-                c_puct,
-                fpu_reduction,
-                minimax_weight,
-                score_utility,
-                ..
-            } => {
-                let budget = match (level, millis) {
-                    (Some(level), _) => format!("level={}", level.name),
-                    (None, Some(ms)) => format!("ms={ms}"),
-                    (None, None) => format!("sims={simulations}"),
-                };
-                // The root and the batch are written only where they differ from the defaults and a search
-                // runs at all.
-                let searches = *simulations > 0 || millis.is_some() || level.is_some();
-                let mut spec = format!("ckpt:{},{budget}", path_part(path));
-                if searches && *root != DEFAULT_CKPT_ROOT {
-                    spec.push_str(&format!(",root={root}"));
-                }
-                if searches && *batch != PLAY_LEAF_BATCH {
-                    spec.push_str(&format!(",batch={batch}"));
-                }
-                if searches && *reuse != PLAY_TREE_REUSE {
-                    spec.push_str(if *reuse { ",reuse=on" } else { ",reuse=off" });
-                }
-                if searches && *c_puct != PLAY_SEARCH.c_puct {
-                    spec.push_str(&format!(",cpuct={c_puct}"));
-                }
-                if searches && *fpu_reduction != PLAY_SEARCH.fpu_reduction {
-                    spec.push_str(&format!(",fpu={fpu_reduction}"));
-                }
-                if searches && *minimax_weight != PLAY_SEARCH.minimax_weight {
-                    spec.push_str(&format!(",minimax={minimax_weight}"));
-                }
-                if searches && *score_utility != PLAY_SEARCH.score_utility {
-                    spec.push_str(&format!(",score={score_utility}"));
-                }
-                if *temperature > 0.0 && level.is_none() {
-                    spec.push_str(&format!(",temp={temperature}"));
-                }
-                spec
-            }
+            PlayerKind::Network(player) => network_spec(player),
         }
     }
+}
+
+/// A network player's canonical spec: its budget, then every search setting that differs from the defaults
+/// where a search runs at all (a raw policy uses none).
+fn network_spec(player: &NetworkPlayer) -> String {
+    let search = &player.search;
+    let budget = match (player.level, search.movetime_ms) {
+        (Some(level), _) => format!("level={}", level.name),
+        (None, Some(ms)) => format!("ms={ms}"),
+        (None, None) => format!("sims={}", search.sims),
+    };
+    let network = match &player.network {
+        Network::Checkpoint(path) => path_part(path),
+        Network::Given(name) => format!("path={name}"),
+    };
+    let mut spec = format!("ckpt:{network},{budget}");
+    // The settings a search uses are written only where a search runs at all (a raw policy uses none); a
+    // temperature where no level sets it.
+    let searches = search.searches() || player.level.is_some();
+    for (key, value) in search.changed_settings() {
+        let written = if key == "temp" {
+            player.level.is_none()
+        } else {
+            searches
+        };
+        if written {
+            spec.push_str(&format!(",{key}={value}"));
+        }
+    }
+    spec
 }
 
 impl PlayerSpec {
     /// The spec made ready for game `G`: a strength level's simulations and temperature are that game's
     /// ([`zero_games::Encoding::LEVELS`]; `max` searches with the default simulations).
     pub fn for_game<G: zero_games::Encoding>(mut self) -> PlayerSpec {
-        if let PlayerKind::Checkpoint {
-            simulations,
-            temperature,
+        if let PlayerKind::Network(NetworkPlayer {
+            search,
             level: Some(level),
             ..
-        } = &mut self.kind
+        }) = &mut self.kind
         {
-            let search = level.search::<G>();
-            *simulations = search.simulations.unwrap_or(DEFAULT_CKPT_SIMS);
-            *temperature = search.temperature;
+            let at_level = level.search::<G>();
+            search.sims = at_level.simulations.unwrap_or(PLAY_SEARCH.sims);
+            search.temperature = at_level.temperature;
         }
         self
     }

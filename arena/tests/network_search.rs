@@ -4,14 +4,14 @@
 use std::path::{Path, PathBuf};
 use tch::{Device, nn};
 use zero_arena::records::{agrees, replay};
-use zero_arena::{Entrant, MatchOptions, OpeningBook, PlayerKind, PlayerSpec, round_robin};
-use zero_games::Registered;
+use zero_arena::{Entrant, MatchOptions, Network, OpeningBook, PlayerSpec, round_robin};
 use zero_games::baghchal::BaghChal;
 use zero_games::bashni::Bashni;
 use zero_games::tours::Tours;
+use zero_games::{Game, Registered};
 use zero_model::network::NetShape;
-use zero_model::{Checkpoint, CheckpointMeta, DeviceChoice, NetworkConfig, PolicyValueNet};
-use zero_search::RootSearch;
+use zero_model::{Checkpoint, CheckpointMeta, NetworkConfig, PolicyValueNet};
+use zero_search::{PlaySearch, RootSearch};
 
 /// Saves a tiny untrained network for `G` (its priors and values are noise) and returns its path.
 fn fresh_checkpoint<G: Registered>(tag: &str) -> PathBuf {
@@ -152,10 +152,12 @@ fn plays<G: Registered>(position: &str, expected: &str, sims: u32) {
     game.legal_moves(&mut moves);
     assert!(moves.len() > 1, "{position}: the search has a choice to make");
     for root in [RootSearch::Puct, RootSearch::Gumbel] {
-        let mut spec = PlayerSpec::checkpoint(&path, sims, DeviceChoice::Cpu).labelled("fresh");
-        if let PlayerKind::Checkpoint { root: r, .. } = &mut spec.kind {
-            *r = root.into();
-        }
+        let search = PlaySearch {
+            sims,
+            root: root.into(),
+            ..PlaySearch::DEFAULT
+        };
+        let spec = PlayerSpec::network(Network::Checkpoint(path.clone()), search).labelled("fresh");
         let entrant = Entrant::<G>::prepare(spec).unwrap();
         assert_eq!(entrant.name(), "fresh");
         let mv = entrant.player(1, 0).choose_move(&game);
@@ -186,18 +188,25 @@ fn bashni_capture_that_leaves_no_move() {
 }
 
 #[test]
-fn checkpoint_entrant_from_code() {
-    let path = fresh_checkpoint::<Tours>("code");
-    let entrant = Entrant::<Tours>::checkpoint(&path, "gen1", 8, DeviceChoice::Cpu).unwrap();
+fn a_network_player_from_code_loads_a_path_with_commas_spaces_and_equals() {
+    // The run's players are typed, never written as spec text: a run directory named so would break a spec.
+    let path = fresh_checkpoint::<Tours>("code, lr=0.1 x");
+    assert!(path.display().to_string().contains(", lr=0.1 x"));
+    let search = PlaySearch {
+        sims: 8,
+        ..PlaySearch::DEFAULT
+    };
+    let spec = PlayerSpec::network(Network::Checkpoint(path.clone()), search).labelled("gen1");
+    let entrant = Entrant::<Tours>::prepare(spec.clone()).unwrap();
     assert_eq!(entrant.name(), "gen1");
     assert_eq!(entrant.spec.canonical(), "ckpt:fresh.safetensors,sims=8");
-    match &entrant.spec.kind {
-        PlayerKind::Checkpoint { simulations, root, .. } => {
-            assert_eq!((*simulations, *root), (8, RootSearch::Puct.into()))
-        }
-        other => panic!("{other:?}"),
-    }
+    let rules = Tours::parse_rules(None, &[]).unwrap();
+    let game = Tours::start(&rules);
+    let mv = entrant.player(1, 0).choose_move(&game);
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    assert!(moves.contains(&mv));
     // A checkpoint of another game is refused.
-    assert!(Entrant::<BaghChal>::checkpoint(&path, "gen1", 8, DeviceChoice::Cpu).is_err());
+    assert!(Entrant::<BaghChal>::prepare(spec).is_err());
     cleanup(&path);
 }

@@ -1,6 +1,6 @@
 //! Player specs: what parses, and errors that name the wrong part.
 
-use zero_arena::{PlayerKind, PlayerSpec, SpecError};
+use zero_arena::{Network, NetworkPlayer, PlayerKind, PlayerSpec, SpecError};
 use zero_games::{bashni::Bashni, tours::Tours};
 use zero_search::alphabeta::SearchLimit;
 
@@ -19,13 +19,9 @@ fn every_kind_parses() {
         PlayerKind::Mcts { simulations: 200 }
     );
     let ckpt = PlayerSpec::parse("ckpt:runs/a/gen3.safetensors,sims=0,name=gen3").unwrap();
-    match &ckpt.kind {
-        PlayerKind::Checkpoint { path, simulations, .. } => {
-            assert_eq!(path.to_str(), Some("runs/a/gen3.safetensors"));
-            assert_eq!(*simulations, 0);
-        }
-        other => panic!("{other:?}"),
-    }
+    let player = network(&ckpt);
+    assert_eq!(player.network, Network::Checkpoint("runs/a/gen3.safetensors".into()));
+    assert_eq!(player.search.sims, 0);
     assert_eq!(ckpt.name(), "gen3");
     assert_eq!(
         PlayerSpec::parse("ckpt:x.safetensors").unwrap().canonical(),
@@ -33,10 +29,7 @@ fn every_kind_parses() {
     );
     // Thinking time per move instead of simulations.
     let timed = PlayerSpec::parse("ckpt:runs/a/gen3.safetensors,ms=100,root=gumbel").unwrap();
-    match &timed.kind {
-        PlayerKind::Checkpoint { millis, .. } => assert_eq!(*millis, Some(100)),
-        other => panic!("{other:?}"),
-    }
+    assert_eq!(network(&timed).search.movetime_ms, Some(100));
     assert_eq!(timed.canonical(), "ckpt:gen3.safetensors,ms=100,root=gumbel");
     assert_eq!(
         PlayerSpec::parse("ckpt:x.safetensors,ms=250").unwrap().canonical(),
@@ -71,10 +64,7 @@ fn malformed_specs_name_the_wrong_part() {
 #[test]
 fn checkpoint_root_search() {
     use zero_search::{RootSearch, SideRoots};
-    let root = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
-        PlayerKind::Checkpoint { root, .. } => root,
-        other => panic!("{other:?}"),
-    };
+    let root = |s: &str| parsed(s).search.root;
     let canonical = |s: &str| PlayerSpec::parse(s).unwrap().canonical();
     assert_eq!(root("ckpt:x.safetensors,sims=16"), RootSearch::Puct.into());
     assert_eq!(root("ckpt:x.safetensors,sims=16,root=puct"), RootSearch::Puct.into());
@@ -114,7 +104,11 @@ fn checkpoint_root_search() {
         PlayerSpec::parse("ckpt:x.safetensors,root=alphabeta").unwrap_err(),
         SpecError::BadValue { key, .. } if key == "root"
     ));
-    let spec = PlayerSpec::checkpoint("runs/a/gen2.safetensors", 32, zero_model::DeviceChoice::Cpu).labelled("gen2");
+    let search = zero_search::PlaySearch {
+        sims: 32,
+        ..zero_search::PlaySearch::DEFAULT
+    };
+    let spec = PlayerSpec::network(Network::Checkpoint("runs/a/gen2.safetensors".into()), search).labelled("gen2");
     assert_eq!(spec.name(), "gen2");
     assert_eq!(spec.canonical(), "ckpt:gen2.safetensors,sims=32");
 }
@@ -122,10 +116,7 @@ fn checkpoint_root_search() {
 #[test]
 fn checkpoint_precision() {
     use zero_model::Precision;
-    let precision = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
-        PlayerKind::Checkpoint { precision, .. } => precision,
-        other => panic!("{other:?}"),
-    };
+    let precision = |s: &str| parsed(s).precision;
     assert_eq!(precision("ckpt:x.safetensors"), Precision::F32);
     assert_eq!(precision("ckpt:x.safetensors,precision=auto"), Precision::Auto);
     assert_eq!(precision("ckpt:x.safetensors,precision=f32"), Precision::F32);
@@ -141,10 +132,7 @@ fn checkpoint_precision() {
 #[test]
 fn checkpoint_leaf_batch_and_tree_reuse() {
     use zero_search::config::PLAY_LEAF_BATCH;
-    let parts = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
-        PlayerKind::Checkpoint { batch, reuse, .. } => (batch, reuse),
-        other => panic!("{other:?}"),
-    };
+    let parts = |s: &str| (parsed(s).search.leaf_batch, parsed(s).search.tree_reuse);
     assert_eq!(parts("ckpt:x.safetensors,ms=100"), (PLAY_LEAF_BATCH, true));
     assert_eq!(parts("ckpt:x.safetensors,ms=100,batch=8,reuse=off"), (8, false));
     assert_eq!(parts("ckpt:x.safetensors,ms=100,reuse=on"), (PLAY_LEAF_BATCH, true));
@@ -171,12 +159,7 @@ fn checkpoint_leaf_batch_and_tree_reuse() {
 #[test]
 fn checkpoint_puct_constants() {
     use zero_search::SearchConfig;
-    let parts = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
-        PlayerKind::Checkpoint {
-            c_puct, fpu_reduction, ..
-        } => (c_puct, fpu_reduction),
-        other => panic!("{other:?}"),
-    };
+    let parts = |s: &str| (parsed(s).search.c_puct, parsed(s).search.fpu_reduction);
     let defaults = (SearchConfig::DEFAULT.c_puct, SearchConfig::DEFAULT.fpu_reduction);
     assert_eq!(parts("ckpt:x.safetensors,ms=100"), defaults);
     assert_eq!(parts("ckpt:x.safetensors,ms=100,cpuct=2.5,fpu=0"), (2.5, 0.0));
@@ -213,10 +196,7 @@ fn checkpoint_puct_constants() {
 
 #[test]
 fn checkpoint_minimax_weight() {
-    let weight = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
-        PlayerKind::Checkpoint { minimax_weight, .. } => minimax_weight,
-        other => panic!("{other:?}"),
-    };
+    let weight = |s: &str| parsed(s).search.minimax_weight;
     assert_eq!(weight("ckpt:x.safetensors,ms=100"), 0.0);
     assert_eq!(weight("ckpt:x.safetensors,ms=100,minimax=0.3"), 0.3);
     let canonical = |s: &str| PlayerSpec::parse(s).unwrap().canonical();
@@ -241,10 +221,7 @@ fn checkpoint_minimax_weight() {
 #[test]
 fn checkpoint_score_weights() {
     use zero_search::SideWeights;
-    let weights = |s: &str| match PlayerSpec::parse(s).unwrap().kind {
-        PlayerKind::Checkpoint { score_utility, .. } => score_utility,
-        other => panic!("{other:?}"),
-    };
+    let weights = |s: &str| parsed(s).search.score_utility;
     assert_eq!(weights("ckpt:x.safetensors,ms=100"), SideWeights::both(0.0));
     assert_eq!(weights("ckpt:x.safetensors,ms=100,score=0.25"), SideWeights::both(0.25));
     let goats = SideWeights {
@@ -280,14 +257,8 @@ fn checkpoint_score_weights() {
 
 /// The simulations and temperature of a checkpoint spec made ready for game `G`.
 fn searched_by<G: zero_games::Encoding>(spec: &str) -> (u32, f32) {
-    match PlayerSpec::parse(spec).unwrap().for_game::<G>().kind {
-        PlayerKind::Checkpoint {
-            simulations,
-            temperature,
-            ..
-        } => (simulations, temperature),
-        other => panic!("{other:?}"),
-    }
+    let search = network(&PlayerSpec::parse(spec).unwrap().for_game::<G>()).search;
+    (search.sims, search.temperature)
 }
 
 #[test]
@@ -393,8 +364,8 @@ fn the_tablebase_player_parses_with_its_file_and_placement_limit() {
 /// checkpoint at the empty path.
 #[test]
 fn a_checkpoint_spec_written_canonically_parses_back_to_its_file() {
-    let path_of = |spec: &PlayerSpec| match &spec.kind {
-        PlayerKind::Checkpoint { path, .. } => path.display().to_string(),
+    let path_of = |spec: &PlayerSpec| match network(spec).network {
+        Network::Checkpoint(path) => path.display().to_string(),
         other => panic!("{other:?}"),
     };
     for (text, canonical, file) in [
@@ -414,4 +385,17 @@ fn a_checkpoint_spec_written_canonically_parses_back_to_its_file() {
             "{empty}"
         );
     }
+}
+
+/// The network player of a `ckpt:` spec.
+fn network(spec: &PlayerSpec) -> NetworkPlayer {
+    match &spec.kind {
+        PlayerKind::Network(player) => player.clone(),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The network player a `ckpt:` spec string parses to.
+fn parsed(text: &str) -> NetworkPlayer {
+    network(&PlayerSpec::parse(text).unwrap())
 }

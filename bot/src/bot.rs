@@ -10,7 +10,7 @@ use zero_games::ActionList;
 use zero_games::{Encoding, Game, Heuristic, Outcome};
 use zero_search::minimax::heuristic_judge;
 use zero_search::{
-    Budget, CachedEvaluator, Engine, EvalRequest, Evaluation, Evaluator, Level, Progress, RootMove, SearchConfig,
+    Budget, CachedEvaluator, Engine, EvalRequest, Evaluation, Evaluator, Level, PlaySearch, Progress, RootMove,
     SideRoots, SideWeights, actions_to_moves,
 };
 
@@ -144,7 +144,7 @@ pub struct Bot<G: Encoding> {
     pub tablebase: Option<crate::perfect::Tablebase>,
 }
 
-/// What a user changes of a bundle's default search ([`crate::SearchDefaults`]); `None` keeps the bundle's.
+/// What a user changes of a bundle's default search (its manifest's [`PlaySearch`]); `None` keeps the bundle's.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SearchOverrides {
     /// Simulations per move (a budget of simulations, whatever the bundle's kind).
@@ -164,6 +164,21 @@ impl SearchOverrides {
             ..SearchOverrides::default()
         }
     }
+
+    /// `search` with these changes: a budget of simulations replaces a time per move.
+    pub fn applied_to(&self, mut search: PlaySearch) -> PlaySearch {
+        if let Some(ms) = self.movetime_ms {
+            search.movetime_ms = Some(ms.max(1));
+        }
+        if let Some(sims) = self.sims {
+            (search.sims, search.movetime_ms) = (sims, None);
+        }
+        search.sims = search.sims.max(1);
+        search.root = self.root.unwrap_or(search.root);
+        search.score_utility = self.score_utility.unwrap_or(search.score_utility);
+        search.minimax_weight = self.minimax_weight.unwrap_or(search.minimax_weight);
+        search
+    }
 }
 
 /// A bot is made for a game with a heuristic: its search may minimax it (a bundle's `minimax_weight`).
@@ -177,29 +192,19 @@ impl<G: Encoding + Heuristic> Bot<G> {
     /// [`Bot::from_bundle`] with the network run by `runtime`.
     pub fn from_bundle_on(bundle: &Bundle, overrides: &SearchOverrides, runtime: Runtime) -> Result<Self> {
         let evaluator = network::<G>(bundle, runtime)?;
-        let defaults = &bundle.manifest.search;
-        let sims = overrides.sims.unwrap_or(defaults.sims).max(1);
-        let default_budget = match (overrides.sims, overrides.movetime_ms.or(defaults.movetime_ms)) {
-            (None, Some(ms)) => Budget::MoveTime(Duration::from_millis(ms.max(1))),
-            _ => Budget::Simulations(sims),
-        };
-        let config = SearchConfig {
-            score_utility: overrides.score_utility.unwrap_or(defaults.score_utility),
-            minimax_weight: overrides.minimax_weight.unwrap_or(defaults.minimax_weight),
-            ..SearchConfig::for_play(overrides.root.unwrap_or(defaults.root), sims)
-        };
-        config
-            .score_utility
-            .check_score_utility()
-            .map_err(|e| anyhow::anyhow!("score weight {}: {e}", config.score_utility))?;
+        let search = overrides.applied_to(bundle.manifest.search);
+        search
+            .validate()
+            .map_err(|e| anyhow::anyhow!("the bot's search: {e}"))?;
         // Fixed seed: the same position and budget give the same move (Gumbel sampling included).
-        let mut engine = Engine::seeded(evaluator, config, 0);
+        let mut engine = Engine::seeded(evaluator, search.config(), 0);
         engine.set_static_judge(heuristic_judge::<G>);
+        engine.set_temperature(search.temperature);
         Ok(Bot {
             engine,
-            default_budget,
+            default_budget: search.budget(),
             rules: bundle.rules::<G>()?,
-            own_sims: sims,
+            own_sims: search.sims,
             level: None,
             tablebase: None,
         })

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use zero_checkpoint::{CheckpointMeta, NetworkConfig};
 use zero_games::{Encoding, GameKind};
 use zero_io::FileKind;
-use zero_search::{SearchConfig, SideRoots, SideWeights};
+use zero_search::PlaySearch;
 
 /// Version of the manifest layout; a loader refuses any other.
 pub const MANIFEST_VERSION: u32 = 1;
@@ -45,7 +45,11 @@ pub struct Manifest {
     /// Planes, height, width of one input.
     pub input_shape: [i64; 3],
     pub architecture: NetworkConfig,
-    pub search: SearchDefaults,
+    /// The bot's search unless its user says otherwise: the one type of a judged player's search, written as it
+    /// was before the newer keys (`sims`, `movetime_ms` (the run's headline match's time, so that the bot plays
+    /// as its figure was measured), `root`, `score_utility`, `minimax_weight`; every other key only where it is
+    /// not the default).
+    pub search: PlaySearch,
     pub provenance: Provenance,
     pub torchscript: TorchScriptInfo,
     /// Every file of the bundle except the manifest, with its SHA-256 (lowercase hex) and size.
@@ -78,41 +82,6 @@ impl LevelRating {
             self.elo, self.interval, self.anchor, self.games
         )
     }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SearchDefaults {
-    /// Simulations per move when the user names none (and the `max` level's), unless `movetime_ms` is set.
-    pub sims: u32,
-    /// Milliseconds of thinking per move when the user names no budget, in place of `sims`: the budget of the
-    /// run's headline match (`run.eval_equal_time_ms`), so that the bot plays as its figure was measured. Absent
-    /// in bundles exported with `--sims` or before it existed: `sims` simulations.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub movetime_ms: Option<u64>,
-    /// Root search: `puct` or `gumbel`, or one for each side, `FIRST/SECOND` (`gumbel/puct`).
-    pub root: SideRoots,
-    /// How much the search weighs the game's score beside the value (`SearchConfig::score_utility`): a number
-    /// for both sides or a pair `[first, second]`, each in [0, 1]. Absent (written only when not 0) in bundles
-    /// without it: the plain value.
-    #[serde(default = "no_score_utility", skip_serializing_if = "is_no_score_utility")]
-    pub score_utility: SideWeights,
-    /// How much the search weighs the game's heuristic minimaxed through its tree (`SearchConfig::minimax_weight`,
-    /// implicit minimax backups), in [0, 1]. Absent (written only when not 0) in bundles without it.
-    #[serde(default, skip_serializing_if = "is_no_minimax")]
-    pub minimax_weight: f32,
-}
-
-fn is_no_minimax(weight: &f32) -> bool {
-    *weight == 0.0
-}
-
-fn no_score_utility() -> SideWeights {
-    SearchConfig::DEFAULT.score_utility
-}
-
-fn is_no_score_utility(weights: &SideWeights) -> bool {
-    *weights == no_score_utility()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -181,11 +150,8 @@ impl Bundle {
         check_level_ratings(dir, &manifest)?;
         manifest
             .search
-            .score_utility
-            .check_score_utility()
-            .map_err(|e| anyhow::anyhow!("bundle {}: {MANIFEST_FILE}: search.score_utility: {e}", dir.display()))?;
-        zero_search::config::check_minimax_weight(manifest.search.minimax_weight)
-            .map_err(|e| anyhow::anyhow!("bundle {}: {MANIFEST_FILE}: search.minimax_weight: {e}", dir.display()))?;
+            .validate()
+            .map_err(|e| anyhow::anyhow!("bundle {}: {MANIFEST_FILE}: search.{e}", dir.display()))?;
         check_checkpoint(dir, &manifest, &zero_checkpoint::read_meta(&dir.join(WEIGHTS_FILE))?)?;
         Ok(Bundle {
             dir: dir.to_path_buf(),

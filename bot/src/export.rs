@@ -4,7 +4,7 @@
 
 use crate::bundle::{
     FileDigest, LevelRating, MANIFEST_FILE, MANIFEST_VERSION, Manifest, ONNX_FILE, Provenance, REQUIRED_FILES,
-    SearchDefaults, TORCHSCRIPT_FILE, TorchScriptInfo, WEIGHTS_FILE, sha256_file,
+    TORCHSCRIPT_FILE, TorchScriptInfo, WEIGHTS_FILE, sha256_file,
 };
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
@@ -19,7 +19,7 @@ const ONNX_TOLERANCE: f32 = 1e-4;
 
 /// What to write besides the checkpoint itself.
 pub struct ExportOptions {
-    pub search: SearchDefaults,
+    pub search: zero_search::PlaySearch,
     pub elo: Option<f64>,
     /// The strength levels' measured Elo with this network.
     pub level_ratings: Vec<LevelRating>,

@@ -20,6 +20,6 @@ pub mod record;
 pub mod serve;
 
 pub use bot::{Bot, Decision, MoveStats, NO_ONNX_RUNTIME, Runtime, SearchOverrides, describe_outcome};
-pub use bundle::{Bundle, LevelRating, Manifest, SearchDefaults};
+pub use bundle::{Bundle, LevelRating, Manifest};
 #[cfg(feature = "torch")]
 pub use export::{ExportOptions, export};

@@ -9,11 +9,10 @@ use zero_bot::http::Request;
 use zero_bot::lines::Lines;
 use zero_bot::protocol::{BotOption, Command, GoLimit, MAX_MULTIPV, answer};
 use zero_bot::serve::Api;
-use zero_bot::{Bundle, ExportOptions, SearchDefaults};
+use zero_bot::{Bundle, ExportOptions};
 use zero_games::{Encoding, GameKind, with_game};
 use zero_model::network::NetShape;
 use zero_model::{Checkpoint, CheckpointMeta, NetworkConfig, PolicyValueNet};
-use zero_search::RootSearch;
 use zero_search::config::MAX_SIMULATIONS;
 
 /// `[game] lines...`: every line is read within the line limit, parsed, and carried out on one session (all
@@ -142,12 +141,9 @@ fn export_tiny<G: Encoding>(dir: &Path) -> Bundle {
     let checkpoint = dir.join(format!("{}.safetensors", G::NAME));
     Checkpoint::save(&vs, &CheckpointMeta::new::<G>(&rules, &config), &checkpoint).expect("saving the network");
     let out = dir.join(G::NAME);
-    let search = SearchDefaults {
+    let search = zero_search::PlaySearch {
         sims: 4,
-        movetime_ms: None,
-        root: RootSearch::Puct.into(),
-        score_utility: zero_search::SearchConfig::DEFAULT.score_utility,
-        minimax_weight: 0.0,
+        ..zero_search::PlaySearch::DEFAULT
     };
     zero_bot::export::<G>(
         &checkpoint,

@@ -4,13 +4,13 @@
 
 use std::path::{Path, PathBuf};
 use zero_arena::Entrant;
-use zero_arena::spec::{MAX_ALPHABETA_NODES, PLAY_PRECISION, PlayerKind, PlayerSpec};
+use zero_arena::spec::{MAX_ALPHABETA_NODES, Network, PLAY_PRECISION, PlayerKind, PlayerSpec};
 use zero_games::{GameKind, with_game};
 use zero_model::{DeviceChoice, Precision};
 use zero_run::config::RunConfig;
 use zero_search::alphabeta::SearchLimit;
 use zero_search::config::{MAX_LEAF_BATCH, MAX_MOVE_TIME_MS, MAX_SIMULATIONS};
-use zero_search::{LEVELS, Level, SideRoots, SideWeights};
+use zero_search::{LEVELS, Level, PlaySearch, SideRoots, SideWeights};
 use zero_selfplay::config::{MAX_WORKERS, parse_workers};
 
 /// The config `--set` overrides are applied to: a quick one the repository ships.
@@ -77,25 +77,17 @@ fn within_ranges(kind: &PlayerKind, text: &str) {
         PlayerKind::Random | PlayerKind::Greedy => true,
         PlayerKind::AlphaBeta(limit) | PlayerKind::Tablebase { placement: limit, .. } => limit_ok(limit),
         PlayerKind::Mcts { simulations } => (1..=MAX_SIMULATIONS).contains(simulations),
-        PlayerKind::Checkpoint {
-            simulations: sims,
-            millis: ms,
-            batch,
-            temperature: temp,
-            c_puct: cpuct,
-            fpu_reduction: fpu,
-            minimax_weight: minimax,
-            score_utility: score,
-            ..
-        } => {
-            *sims <= MAX_SIMULATIONS
-                && ms.is_none_or(move_time)
-                && (1..=MAX_LEAF_BATCH).contains(batch)
-                && (0.0..=10.0).contains(temp)
-                && (0.01..=100.0).contains(cpuct)
-                && (0.0..=4.0).contains(fpu)
-                && (0.0..=1.0).contains(minimax)
-                && score.check_score_utility().is_ok()
+        PlayerKind::Network(player) => {
+            let search = &player.search;
+            search.sims <= MAX_SIMULATIONS
+                && search.movetime_ms.is_none_or(move_time)
+                && (1..=MAX_LEAF_BATCH).contains(&search.leaf_batch)
+                && (0.0..=10.0).contains(&search.temperature)
+                && (0.01..=100.0).contains(&search.c_puct)
+                && (0.0..=4.0).contains(&search.fpu_reduction)
+                && (0.0..=1.0).contains(&search.minimax_weight)
+                && search.score_utility.check_score_utility().is_ok()
+                && search.validate().is_ok()
         }
     };
     assert!(ok, "{text:?} parsed to a player out of range: {kind:?}");
@@ -120,15 +112,16 @@ fn as_written(kind: &PlayerKind, written: &PlayerKind) -> PlayerKind {
             file: file.clone(),
             placement: explicit(placement),
         },
-        PlayerKind::Checkpoint { .. } => checkpoint_as_written(kind, written),
+        PlayerKind::Network(_) => checkpoint_as_written(kind, written),
         other => other.clone(),
     }
 }
 
 fn checkpoint_as_written(kind: &PlayerKind, written: &PlayerKind) -> PlayerKind {
-    let (PlayerKind::Checkpoint { path, temperature, .. }, PlayerKind::Checkpoint { path: again, .. }) =
-        (kind, written)
-    else {
+    let (PlayerKind::Network(player), PlayerKind::Network(again)) = (kind, written) else {
+        return kind.clone();
+    };
+    let (Network::Checkpoint(path), Network::Checkpoint(again)) = (&player.network, &again.network) else {
         return kind.clone();
     };
     let path = match path.file_name() {
@@ -136,31 +129,18 @@ fn checkpoint_as_written(kind: &PlayerKind, written: &PlayerKind) -> PlayerKind 
         _ => path.clone(),
     };
     // A raw policy is written with its file, `sims=0` and its temperature: the rest is what a spec leaves out.
-    let raw_policy = matches!(
-        kind,
-        PlayerKind::Checkpoint {
-            simulations: 0,
-            millis: None,
-            level: None,
-            ..
-        }
-    );
-    let mut expected = if raw_policy {
-        PlayerSpec::checkpoint(&path, 0, DeviceChoice::Cpu).kind
-    } else {
-        kind.clone()
-    };
-    if let PlayerKind::Checkpoint {
-        path: p,
-        device,
-        precision,
-        temperature: t,
-        ..
-    } = &mut expected
-    {
-        (*p, *device, *precision, *t) = (path, DeviceChoice::Cpu, PLAY_PRECISION, *temperature);
+    let raw_policy = !player.search.searches() && player.level.is_none();
+    let mut expected = player.clone();
+    if raw_policy {
+        expected.search = PlaySearch {
+            sims: 0,
+            temperature: player.search.temperature,
+            ..PlaySearch::DEFAULT
+        };
     }
-    expected
+    (expected.network, expected.device, expected.precision) =
+        (Network::Checkpoint(path), DeviceChoice::Cpu, PLAY_PRECISION);
+    PlayerKind::Network(expected)
 }
 
 /// The spec made ready for game `G`: the baselines always are, under the spec's name; a checkpoint or a
@@ -168,8 +148,8 @@ fn checkpoint_as_written(kind: &PlayerKind, written: &PlayerKind) -> PlayerKind 
 fn entrant<G: zero_games::Registered>(mut spec: PlayerSpec) {
     let missing = Path::new("/nonexistent/zero-fuzz/missing");
     let touches_files = match &mut spec.kind {
-        PlayerKind::Checkpoint { path, .. } => {
-            *path = missing.to_path_buf();
+        PlayerKind::Network(player) => {
+            player.network = Network::Checkpoint(missing.to_path_buf());
             true
         }
         PlayerKind::Tablebase { file, .. } => {
@@ -317,9 +297,9 @@ fn overrides(text: &str) {
             u64::from(MAX_SIMULATIONS),
         ),
         (
-            "run.eval_equal_time_ms",
-            run.eval_equal_time_ms,
-            0,
+            "run.equal_time.movetime_ms",
+            run.equal_time.movetime_ms.unwrap_or(1),
+            1,
             u64::from(MAX_MOVE_TIME_MS),
         ),
     ];

@@ -44,7 +44,7 @@ def run_dirs(tmp_path_factory) -> dict[str, Path]:
             f"run.games_per_generation={games}",
             "run.eval_games=2",
             "run.eval_openings=2",
-            "run.eval_equal_time_ms=0",
+            "run.eval_equal_time_games=0",
             "selfplay.games_in_flight=4",
             "selfplay.resign.threshold=-1",
         ]

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use zero_games::{Game, GameKind, with_game};
 use zero_model::{NetShape, NetworkConfig};
-use zero_search::SearchConfig;
-use zero_search::config::{MAX_MOVE_TIME_MS, MAX_SIMULATIONS};
+use zero_search::config::MAX_SIMULATIONS;
+use zero_search::{PlaySearch, SearchConfig};
 use zero_selfplay::SelfPlayConfig;
 use zero_train::TrainConfig;
 
@@ -33,26 +33,19 @@ pub struct LoopConfig {
     pub eval_previous: bool,
     /// Evaluation openings: how many, generated once per run.
     pub eval_openings: usize,
-    /// The run's headline: each generation's network searching this many milliseconds per move against
-    /// `alphabeta:ms=` the same, equal thinking time (kept out of the Elo pool); 0 switches the match off.
-    pub eval_equal_time_ms: u64,
-    /// Games of that match per generation (paired colours; rounded up to even).
+    /// The run's headline: each generation's network searching `run.equal_time.movetime_ms` per move against
+    /// `alphabeta:ms=` the same, equal thinking time (kept out of the Elo pool). Its games per generation; 0
+    /// switches the match off, as does a `[run.equal_time]` without `movetime_ms`.
     pub eval_equal_time_games: usize,
     /// Games of that match played at once, each on a thread of its own with its own network copy; 0 = one per
     /// core. Fair while no other work shares the machine: each player then thinks on a whole core.
     pub eval_equal_time_parallel: usize,
-    /// The network's root search in that match (`puct`, `gumbel`, or one for each side, `gumbel/puct`; the
-    /// arena's `root=` key): PUCT, the arena's default, unless a game's sides search better apart.
-    pub eval_equal_time_root: zero_search::SideRoots,
-    /// How much the network's search weighs the game's score in that match (the arena's `score=` key, a number
-    /// or `[first, second]`, each in [0, 1]; needs `network.score`); `zero export` records it in the bundle. 0
-    /// plays on the value alone. Apart from self-play's `selfplay.search.score_utility`: a weight that helps
-    /// self-play's targets need not be the one that plays best.
-    pub eval_equal_time_score_utility: zero_search::SideWeights,
-    /// How much the network's search in that match weighs the game's heuristic minimaxed through its tree (the
-    /// arena's `minimax=` key, implicit minimax backups, in [0, 1]); `zero export` records it in the bundle. 0
-    /// plays on the network's values alone.
-    pub eval_equal_time_minimax: f32,
+    /// The network's search in that match, the same settings as a bot bundle's `search` (`movetime_ms`, `root`
+    /// (PUCT unless a game's sides search better apart), `score_utility` (needs `network.score`),
+    /// `minimax_weight`, `c_puct`, ...; `docs/bundle.md`); `zero export` writes it into the bundle. The weights
+    /// are apart from self-play's `selfplay.search`: a weight that helps self-play's targets need not be the one
+    /// that plays best.
+    pub equal_time: PlaySearch,
     /// Play that match every this many generations (and always for the run's last one): where a generation
     /// takes a minute, 40 equal-time games a generation would take most of the run's time.
     pub eval_equal_time_every: u32,
@@ -97,12 +90,9 @@ impl Default for LoopConfig {
             eval_baselines: vec!["random".to_string(), "greedy".to_string()],
             eval_previous: true,
             eval_openings: 32,
-            eval_equal_time_ms: 0,
             eval_equal_time_games: 20,
             eval_equal_time_parallel: 0,
-            eval_equal_time_root: zero_arena::spec::DEFAULT_CKPT_ROOT,
-            eval_equal_time_score_utility: SearchConfig::DEFAULT.score_utility,
-            eval_equal_time_minimax: SearchConfig::DEFAULT.minimax_weight,
+            equal_time: PlaySearch::DEFAULT,
             eval_equal_time_every: 1,
             eval_beside_selfplay: false,
             eval_oracle_positions: 50,
@@ -129,7 +119,7 @@ impl LoopConfig {
         }
         if self.eval_equal_time_every == 0 {
             return Err(ConfigError(
-                "run.eval_equal_time_every must be at least 1 (eval_equal_time_ms = 0 switches the match off)"
+                "run.eval_equal_time_every must be at least 1 (eval_equal_time_games = 0 switches the match off)"
                     .to_string(),
             ));
         }
@@ -141,14 +131,9 @@ impl LoopConfig {
                 self.eval_simulations
             )));
         }
-        if self.eval_equal_time_ms > u64::from(MAX_MOVE_TIME_MS) {
-            return Err(ConfigError(format!(
-                "run.eval_equal_time_ms must be at most {MAX_MOVE_TIME_MS} (0 switches the match off), got {}",
-                self.eval_equal_time_ms
-            )));
-        }
-        zero_search::config::check_minimax_weight(self.eval_equal_time_minimax)
-            .map_err(|reason| ConfigError(format!("run.eval_equal_time_minimax: {reason}")))?;
+        self.equal_time
+            .validate()
+            .map_err(|e| ConfigError(format!("run.equal_time.{e}")))?;
         for spec in &self.eval_baselines {
             zero_arena::PlayerSpec::parse(spec).map_err(|e| ConfigError(format!("run.eval_baselines: {e}")))?;
         }
@@ -248,10 +233,7 @@ impl RunConfig {
     fn check_score(&self) -> std::result::Result<(), ConfigError> {
         let weights = [
             ("selfplay.search.score_utility", self.selfplay.search.score_utility),
-            (
-                "run.eval_equal_time_score_utility",
-                self.run.eval_equal_time_score_utility,
-            ),
+            ("run.equal_time.score_utility", self.run.equal_time.score_utility),
         ];
         for (key, weights) in weights {
             weights
@@ -301,12 +283,8 @@ pub const RESUMABLE_KEYS: &[&str] = &[
     "run.eval_games",
     "run.eval_baselines",
     "run.eval_previous",
-    "run.eval_equal_time_ms",
     "run.eval_equal_time_games",
     "run.eval_equal_time_parallel",
-    "run.eval_equal_time_root",
-    "run.eval_equal_time_score_utility",
-    "run.eval_equal_time_minimax",
     "run.eval_equal_time_every",
     "run.eval_beside_selfplay",
     "run.eval_oracle_positions",
@@ -320,9 +298,10 @@ pub const RESUMABLE_KEYS: &[&str] = &[
     "train.prefetch_batches",
 ];
 
-/// Whether a resumed run may change `key` ([`RESUMABLE_KEYS`], and the followers: `[cluster]`).
+/// Whether a resumed run may change `key` ([`RESUMABLE_KEYS`], the equal-time match's player
+/// (`run.equal_time`, whose later matches go into files of their own), and the followers: `[cluster]`).
 pub fn is_resumable(key: &str) -> bool {
-    RESUMABLE_KEYS.contains(&key) || key.starts_with("cluster.")
+    RESUMABLE_KEYS.contains(&key) || key.starts_with("cluster.") || key.starts_with("run.equal_time.")
 }
 
 impl RunConfig {
@@ -372,9 +351,10 @@ fn nest_search_keys(root: &mut toml::Value) {
     }
 }
 
-/// Puts a flat key of `[selfplay]` into its table `section` (made if missing), unless that table sets it already.
-fn nest_key(selfplay: &mut toml::Table, section: &str, key: String, value: toml::Value) {
-    let table = selfplay
+/// Puts a flat key of a table (`[selfplay]`, `[run]`) into its table `section` (made if missing), unless that
+/// table sets it already.
+fn nest_key(parent: &mut toml::Table, section: &str, key: String, value: toml::Value) {
+    let table = parent
         .entry(section)
         .or_insert_with(|| toml::Value::Table(toml::Table::new()));
     if let toml::Value::Table(table) = table {
@@ -382,21 +362,25 @@ fn nest_key(selfplay: &mut toml::Table, section: &str, key: String, value: toml:
     }
 }
 
-/// The `[selfplay]` keys that moved into sections: (old flat key, section, its key there).
-const SECTIONED_KEYS: &[(&str, &str, &str)] = &[
-    ("resign_threshold", "resign", "threshold"),
-    ("resign_consecutive", "resign", "consecutive"),
-    ("resign_check_fraction", "resign", "check_fraction"),
-    ("resign_check_strength", "resign", "check_strength"),
-    ("resign_max_false_rate", "resign", "max_false_rate"),
-    ("resign_min_checks", "resign", "min_checks"),
-    ("sparring_share", "sparring", "share"),
-    ("sparring_side", "sparring", "side"),
-    ("sparring_recorded", "sparring", "recorded"),
-    ("sparring_nodes", "sparring", "nodes"),
-    ("bootstrap_nodes", "bootstrap", "nodes"),
-    ("bootstrap_side", "bootstrap", "side"),
-    ("bootstrap_random_moves", "bootstrap", "random_moves"),
+/// The keys that moved into sections: (table, old flat key, section, its key there).
+const SECTIONED_KEYS: &[(&str, &str, &str, &str)] = &[
+    ("selfplay", "resign_threshold", "resign", "threshold"),
+    ("selfplay", "resign_consecutive", "resign", "consecutive"),
+    ("selfplay", "resign_check_fraction", "resign", "check_fraction"),
+    ("selfplay", "resign_check_strength", "resign", "check_strength"),
+    ("selfplay", "resign_max_false_rate", "resign", "max_false_rate"),
+    ("selfplay", "resign_min_checks", "resign", "min_checks"),
+    ("selfplay", "sparring_share", "sparring", "share"),
+    ("selfplay", "sparring_side", "sparring", "side"),
+    ("selfplay", "sparring_recorded", "sparring", "recorded"),
+    ("selfplay", "sparring_nodes", "sparring", "nodes"),
+    ("selfplay", "bootstrap_nodes", "bootstrap", "nodes"),
+    ("selfplay", "bootstrap_side", "bootstrap", "side"),
+    ("selfplay", "bootstrap_random_moves", "bootstrap", "random_moves"),
+    ("run", "eval_equal_time_ms", "equal_time", "movetime_ms"),
+    ("run", "eval_equal_time_root", "equal_time", "root"),
+    ("run", "eval_equal_time_score_utility", "equal_time", "score_utility"),
+    ("run", "eval_equal_time_minimax", "equal_time", "minimax_weight"),
 ];
 
 /// What becomes of a flat key of [`SECTIONED_KEYS`]: read into its section (a run directory recorded before the
@@ -408,19 +392,42 @@ enum FlatKeys {
 }
 
 fn nest_sectioned_keys(root: &mut toml::Value, flat: FlatKeys) -> Result<()> {
-    let Some(toml::Value::Table(selfplay)) = root.get_mut("selfplay") else {
-        return Ok(());
-    };
-    for (old, section, key) in SECTIONED_KEYS {
-        let Some(value) = selfplay.remove(*old) else {
+    for (table, old, section, key) in SECTIONED_KEYS {
+        let Some(toml::Value::Table(parent)) = root.get_mut(*table) else {
+            continue;
+        };
+        let Some(value) = parent.remove(*old) else {
             continue;
         };
         if flat == FlatKeys::Refuse {
-            bail!("key `selfplay.{old}` is now `selfplay.{section}.{key}` (its table is [selfplay.{section}])");
+            bail!("key `{table}.{old}` is now `{table}.{section}.{key}` (its table is [{table}.{section}])");
         }
-        nest_key(selfplay, section, key.to_string(), value);
+        // The old match time's 0 switched the match off: the new table leaves the time out.
+        if *old == "eval_equal_time_ms" && value.as_integer() == Some(0) {
+            continue;
+        }
+        nest_key(parent, section, key.to_string(), value);
+    }
+    if flat == FlatKeys::Nest {
+        old_match_simulations(root);
     }
     Ok(())
+}
+
+/// The simulations of an old run's equal-time player: self-play's, which `zero export` gave its bundles before
+/// the player had a table of its own (the bundle's `sims`, a strength level `max`'s).
+fn old_match_simulations(root: &mut toml::Value) {
+    let simulations = root
+        .get("selfplay")
+        .and_then(|s| s.get("search"))
+        .and_then(|s| s.get("simulations"))
+        .cloned();
+    let Some(toml::Value::Table(run)) = root.get_mut("run") else {
+        return;
+    };
+    if let (Some(simulations), Some(toml::Value::Table(equal_time))) = (simulations, run.get_mut("equal_time")) {
+        equal_time.entry("sims").or_insert(simulations);
+    }
 }
 
 /// Sets `a.b.c = value` in a TOML table; the value is read as a TOML value (`64`, `true`, `"x"`, `[1, 2]`) and,
@@ -494,8 +501,8 @@ mod tests {
                 "run.eval_simulations must be at most 1000000",
             ),
             (
-                "run.eval_equal_time_ms=600001",
-                "run.eval_equal_time_ms must be at most 600000",
+                "run.equal_time.movetime_ms=600001",
+                "run.equal_time.movetime_ms: must be within [1, 600000]",
             ),
         ] {
             let err = format!("{:#}", set(o).unwrap_err());
@@ -506,8 +513,12 @@ mod tests {
             1_000_000
         );
         assert_eq!(
-            set("run.eval_equal_time_ms=600000").unwrap().run.eval_equal_time_ms,
-            600_000
+            set("run.equal_time.movetime_ms=600000")
+                .unwrap()
+                .run
+                .equal_time
+                .movetime_ms,
+            Some(600_000)
         );
     }
 
@@ -572,14 +583,14 @@ mod tests {
         let parse = |text: &str| RunConfig::parse(&format!("game = \"baghchal\"\n{text}"), "t.toml");
         let config = parse(
             "[network]\nscore = true\n[selfplay.search]\nscore_utility = 0.25\n\
-             [run]\neval_equal_time_score_utility = [0.5, 0.0]\n",
+             [run.equal_time]\nscore_utility = [0.5, 0.0]\n",
         )
         .unwrap();
         assert_eq!(
             config.selfplay.search.score_utility,
             zero_search::SideWeights::both(0.25)
         );
-        assert_eq!(config.run.eval_equal_time_score_utility.to_string(), "0.5/0");
+        assert_eq!(config.run.equal_time.score_utility.to_string(), "0.5/0");
         // The config written into a run directory reads back the same.
         assert_eq!(RunConfig::parse(&config.to_toml(), "again.toml").unwrap(), config);
         let refusals = [
@@ -588,7 +599,7 @@ mod tests {
                 "needs a network with a score head",
             ),
             (
-                "[network]\nscore = true\n[run]\neval_equal_time_score_utility = 2.0\n",
+                "[network]\nscore = true\n[run.equal_time]\nscore_utility = 2.0\n",
                 "within [0, 1]",
             ),
             (
@@ -609,11 +620,17 @@ mod tests {
     #[test]
     fn minimax_weights_out_of_range_are_refused_by_key() {
         let parse = |text: &str| RunConfig::parse(&format!("game = \"tours\"\n{text}"), "t.toml");
-        let config = parse("[run]\neval_equal_time_minimax = 0.6\n").unwrap();
-        assert_eq!(config.run.eval_equal_time_minimax, 0.6);
+        let config = parse("[run.equal_time]\nminimax_weight = 0.6\n").unwrap();
+        assert_eq!(config.run.equal_time.minimax_weight, 0.6);
         for (text, key) in [
-            ("[run]\neval_equal_time_minimax = 1.5\n", "run.eval_equal_time_minimax"),
-            ("[run]\neval_equal_time_minimax = -0.1\n", "run.eval_equal_time_minimax"),
+            (
+                "[run.equal_time]\nminimax_weight = 1.5\n",
+                "run.equal_time.minimax_weight",
+            ),
+            (
+                "[run.equal_time]\nminimax_weight = -0.1\n",
+                "run.equal_time.minimax_weight",
+            ),
             ("[selfplay.search]\nminimax_weight = 2.0\n", "minimax_weight"),
         ] {
             let err = format!("{:#}", parse(text).unwrap_err());
@@ -743,6 +760,36 @@ mod tests {
             RunConfig::parse_with_overrides("game = \"baghchal\"\n", "t.toml", &overrides).unwrap_err()
         );
         assert!(err.contains("is now `selfplay.bootstrap.random_moves`"), "{err}");
+    }
+
+    #[test]
+    fn flat_keys_of_the_equal_time_player_are_read_from_old_run_directories_only() {
+        // A run directory recorded before the match's player had a table of its own.
+        let old = "game = \"baghchal\"\n[network]\nscore = true\n[run]\neval_equal_time_ms = 100\n\
+                   eval_equal_time_root = \"gumbel/puct\"\neval_equal_time_score_utility = [0.5, 0.0]\n\
+                   eval_equal_time_minimax = 0.25\neval_equal_time_games = 8\n[selfplay.search]\nsimulations = 96\n";
+        let dir = tempfile::tempdir().unwrap();
+        let recorded = dir.path().join("config.toml");
+        std::fs::write(&recorded, old).unwrap();
+        let config = RunConfig::load_recorded(&recorded).unwrap();
+        let player = config.run.equal_time;
+        assert_eq!(player.movetime_ms, Some(100));
+        assert_eq!(player.root.to_string(), "gumbel/puct");
+        assert_eq!(player.score_utility.to_string(), "0.5/0");
+        assert_eq!((player.minimax_weight, player.sims), (0.25, 96));
+        assert_eq!(config.run.eval_equal_time_games, 8);
+        assert_eq!(RunConfig::parse(&config.to_toml(), "written").unwrap(), config);
+        // A time of 0 switched the match off: the player has no time.
+        std::fs::write(&recorded, "game = \"tours\"\n[run]\neval_equal_time_ms = 0\n").unwrap();
+        assert_eq!(
+            RunConfig::load_recorded(&recorded).unwrap().run.equal_time.movetime_ms,
+            None
+        );
+        let err = format!("{:#}", RunConfig::load(&recorded).unwrap_err());
+        assert!(
+            err.contains("key `run.eval_equal_time_ms` is now `run.equal_time.movetime_ms`"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -22,13 +22,11 @@ use crate::summary::{EqualTimeResult, MatchScore, OracleSummary, SideScore, is_n
 use anyhow::{Context, Result, bail};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
-use zero_arena::spec::DEFAULT_CKPT_SIMS;
 use zero_arena::{
-    Entrant, MatchOptions, MatchRecord, OpeningBook, PlayerKind, PlayerSpec, Standings, head_to_head, rate_records,
+    Entrant, MatchOptions, MatchRecord, Network, OpeningBook, PlayerSpec, Standings, head_to_head, rate_records,
 };
 use zero_games::{Game, GameKind, Registered, Side};
-use zero_model::DeviceChoice;
-use zero_search::SearchConfig;
+use zero_search::PlaySearch;
 
 /// The player every rating is relative to, when the run's baselines include it.
 const ANCHOR: &str = "random";
@@ -194,7 +192,7 @@ fn pairings<'a, G: Registered>(
     Ok(pairings)
 }
 
-/// The run's headline match (with `run.eval_equal_time_ms`): network `generation` searching `ms` per move
+/// The run's headline match (with `run.equal_time.movetime_ms`): network `generation` searching `ms` per move
 /// against alpha-beta on the same time, paired colours from the run's openings. Kept in `equal-time/`, out of
 /// the Elo pool: its games depend on the machine's speed, and the network plays there on another budget.
 pub fn equal_time<G: Registered>(
@@ -204,32 +202,16 @@ pub fn equal_time<G: Registered>(
     book: &OpeningBook,
     generation: u32,
 ) -> Result<Option<EqualTimeResult>> {
-    let (ms, games) = (config.run.eval_equal_time_ms, config.run.eval_equal_time_games);
-    if ms == 0 || games == 0 || !equal_time_due(config, generation) {
+    let (player, games) = (config.run.equal_time, config.run.eval_equal_time_games);
+    let Some(ms) = player.movetime_ms else {
+        return Ok(None);
+    };
+    if games == 0 || !equal_time_due(config, generation) {
         return Ok(None);
     }
-    let checkpoint = dir.checkpoint(generation);
     let name = network_name(generation);
-    let (root, score, minimax) = (
-        config.run.eval_equal_time_root,
-        config.run.eval_equal_time_score_utility,
-        config.run.eval_equal_time_minimax,
-    );
-    // Built as a typed spec, never as text: a run directory's path may hold a comma, a space or `=`.
-    let mut spec = PlayerSpec::checkpoint(checkpoint, DEFAULT_CKPT_SIMS, DeviceChoice::Cpu).labelled(name.clone());
-    if let PlayerKind::Checkpoint {
-        millis,
-        root: spec_root,
-        score_utility,
-        minimax_weight,
-        ..
-    } = &mut spec.kind
-    {
-        *millis = Some(ms);
-        *spec_root = root;
-        *score_utility = score;
-        *minimax_weight = minimax;
-    }
+    // Built typed, never as text: a run directory's path may hold a comma, a space or `=`.
+    let spec = PlayerSpec::network(Network::Checkpoint(dir.checkpoint(generation)), player).labelled(name.clone());
     let network = Entrant::<G>::prepare(spec)?;
     let opponent = Entrant::<G>::parse(&format!("alphabeta:ms={ms}"))?;
     let pairing = Pairing {
@@ -341,20 +323,17 @@ fn oracle_tablebase(named: &str) -> Result<Option<std::sync::Arc<zero_tablebase:
     Ok(table)
 }
 
-/// The file of generation `generation`'s equal-time match: `gen-NNNN-msN.jsonl`, with the root search and the
-/// score weight after the time where they are not the defaults (`gen-0004-ms100-gumbel-puct.jsonl`,
-/// `gen-0004-ms100-score0.5-0.jsonl`), so that a run resumed with other settings plays its later matches afresh
-/// rather than adding to games played with the old ones.
+/// The file of generation `generation`'s equal-time match: `gen-NNNN-msN.jsonl`, with every setting of the
+/// player that is not the default after the time ([`PlaySearch::changed_settings`]:
+/// `gen-0004-ms100-gumbel-puct.jsonl`, `gen-0004-ms100-score0.5-0.jsonl`), so that a run resumed with other
+/// settings plays its later matches afresh rather than adding to games played with the old ones.
 fn equal_time_file(generation: u32, run: &LoopConfig) -> String {
-    let mut stem = format!("gen-{generation:04}-ms{}", run.eval_equal_time_ms);
-    if run.eval_equal_time_root != zero_arena::spec::DEFAULT_CKPT_ROOT {
-        stem.push_str(&format!("-{}", run.eval_equal_time_root));
-    }
-    if run.eval_equal_time_score_utility != SearchConfig::DEFAULT.score_utility {
-        stem.push_str(&format!("-score{}", run.eval_equal_time_score_utility));
-    }
-    if run.eval_equal_time_minimax != SearchConfig::DEFAULT.minimax_weight {
-        stem.push_str(&format!("-minimax{}", run.eval_equal_time_minimax));
+    let player = &run.equal_time;
+    let mut stem = format!("gen-{generation:04}-ms{}", player.movetime_ms.unwrap_or(0));
+    for (key, value) in player.changed_settings() {
+        // The root by its name alone, as files written before the other settings had it.
+        let part = if key == "root" { value } else { format!("{key}{value}") };
+        stem.push_str(&format!("-{part}"));
     }
     format!("{}.jsonl", stem.replace('/', "-"))
 }
@@ -367,11 +346,13 @@ fn equal_time_due(config: &RunConfig, generation: u32) -> bool {
 
 /// Network `generation` as an arena player, under its run name.
 pub(crate) fn entrant<G: Registered>(config: &RunConfig, dir: &RunDir, generation: u32) -> Result<Entrant<G>> {
-    Ok(Entrant::checkpoint(
-        dir.checkpoint(generation),
-        network_name(generation),
-        config.run.eval_simulations,
-        DeviceChoice::Cpu,
+    let search = PlaySearch {
+        sims: config.run.eval_simulations,
+        ..PlaySearch::DEFAULT
+    };
+    let network = Network::Checkpoint(dir.checkpoint(generation));
+    Ok(Entrant::prepare(
+        PlayerSpec::network(network, search).labelled(network_name(generation)),
     )?)
 }
 
@@ -505,10 +486,13 @@ mod tests {
         use zero_search::{SideRoots, SideWeights};
         let root = |text: &str| text.parse::<SideRoots>().unwrap();
         let played = |ms: u64, root: SideRoots, score: SideWeights, minimax: f32| LoopConfig {
-            eval_equal_time_ms: ms,
-            eval_equal_time_root: root,
-            eval_equal_time_score_utility: score,
-            eval_equal_time_minimax: minimax,
+            equal_time: PlaySearch {
+                movetime_ms: Some(ms),
+                root,
+                score_utility: score,
+                minimax_weight: minimax,
+                ..PlaySearch::DEFAULT
+            },
             ..LoopConfig::default()
         };
         let plain = SideWeights::both(0.0);
@@ -529,18 +513,24 @@ mod tests {
             file(4, 100, root("puct"), plain, 0.6),
             "gen-0004-ms100-minimax0.6.jsonl"
         );
+        let fresh_tree = LoopConfig {
+            equal_time: PlaySearch {
+                movetime_ms: Some(100),
+                c_puct: 2.0,
+                tree_reuse: false,
+                ..PlaySearch::DEFAULT
+            },
+            ..LoopConfig::default()
+        };
+        assert_eq!(equal_time_file(4, &fresh_tree), "gen-0004-ms100-reuseoff-cpuct2.jsonl");
         let config = RunConfig::parse(
-            "game = \"baghchal\"\n[run]\neval_equal_time_root = \"gumbel/puct\"\n",
+            "game = \"baghchal\"\n[run.equal_time]\nroot = \"gumbel/puct\"\n",
             "t.toml",
         )
         .unwrap();
-        assert_eq!(config.run.eval_equal_time_root, root("gumbel/puct"));
-        let err = RunConfig::parse(
-            "game = \"baghchal\"\n[run]\neval_equal_time_root = \"gumble\"\n",
-            "t.toml",
-        )
-        .unwrap_err();
-        assert!(format!("{err:#}").contains("eval_equal_time_root"), "{err:#}");
+        assert_eq!(config.run.equal_time.root, root("gumbel/puct"));
+        let err = RunConfig::parse("game = \"baghchal\"\n[run.equal_time]\nroot = \"gumble\"\n", "t.toml").unwrap_err();
+        assert!(format!("{err:#}").contains("run.equal_time.root"), "{err:#}");
     }
 
     #[test]

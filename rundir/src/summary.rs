@@ -69,7 +69,7 @@ pub struct GenerationSummary {
     /// The network's results against each player of its evaluation (the baselines and its parent).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scores: Vec<MatchScore>,
-    /// With `run.eval_equal_time_ms`: the network against alpha-beta at equal thinking time.
+    /// With `[run.equal_time]`'s `movetime_ms`: the network against alpha-beta at equal thinking time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub equal_time: Option<EqualTimeResult>,
     /// Bagh Chal with a tablebase (`run.eval_oracle_positions`): the network's moves against perfect play.

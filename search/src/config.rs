@@ -170,7 +170,7 @@ impl SideWeights {
 }
 
 /// Why `weight` cannot be a [`SearchConfig::minimax_weight`]: it must be within [0, 1] (a NaN is not). The
-/// search's config, a run's `run.eval_equal_time_minimax` and a bundle's manifest are checked by it.
+/// search's config and every judged player's search ([`crate::PlaySearch`]) are checked by it.
 pub fn check_minimax_weight(weight: f32) -> Result<(), SettingError> {
     if (0.0..=1.0).contains(&weight) {
         Ok(())

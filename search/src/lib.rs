@@ -14,6 +14,8 @@
 //!   (self-play), and [`search_blocking`], a whole search with one evaluator.
 //! - [`engine`]: [`Engine`], the search as a player within a [`Budget`] of simulations or time (the arena's
 //!   checkpoint players, the bot).
+//! - [`play`]: [`PlaySearch`], how a judged player searches (the arena's network players, a run's equal-time
+//!   match, a bundle's default search, the bot).
 //! - [`level`]: [`Level`], named strength levels (simulations and a move-choice temperature).
 //! - [`alphabeta`]: [`alphabeta::AlphaBeta`], the classic engine over the game's heuristic: the arena's
 //!   `alphabeta` baseline and self-play's sparring partner.
@@ -32,6 +34,7 @@ pub mod evaluator;
 pub mod gumbel;
 pub mod level;
 pub mod minimax;
+pub mod play;
 pub mod puct;
 pub mod rollout;
 pub mod search;
@@ -46,6 +49,7 @@ pub use engine::{
 };
 pub use evaluator::{EvalRequest, Evaluation, Evaluator, UniformEvaluator, legal_softmax, softmax_in_place};
 pub use level::{LEVELS, Level, LevelSearch};
+pub use play::PlaySearch;
 pub use rollout::RolloutEvaluator;
 pub use search::{GameSearch, LeafStep, SearchResult, policy_surprise, search_blocking, search_to_budget};
 pub use tree::{Node, NodeId, NodeState, Tree};
