@@ -22,6 +22,6 @@ pub fn exit_on_error(result: anyhow::Result<()>) {
 /// Prints `err` as `zero: error: ` and its causes, each once (anyhow's context often repeats its source's
 /// text), and ends the process with status 1.
 pub fn fail(err: &anyhow::Error) -> ! {
-    eprintln!("zero: error: {}", zero_edge::error_chain(err));
+    eprintln!("zero: error: {}", zero_edge::error_chain(err.as_ref()));
     std::process::exit(1);
 }

@@ -110,9 +110,9 @@ fn main() {
         Command::Completions(args) => shell_cmd::completions(args),
         Command::Man(args) => shell_cmd::man(args),
         Command::Export(args) => export_cmd::run(args),
-        Command::Bot(args) => zero_bot::cli::run_bot(args),
-        Command::Play(args) => zero_bot::cli::run_play(args),
-        Command::Serve(args) => zero_bot::cli::run_serve(args),
+        Command::Bot(args) => zero_bot::cli::run_bot(args).map_err(anyhow::Error::from),
+        Command::Play(args) => zero_bot::cli::run_play(args).map_err(anyhow::Error::from),
+        Command::Serve(args) => zero_bot::cli::run_serve(args).map_err(anyhow::Error::from),
         Command::Check { run_dir, repair } => check(&run_dir, repair),
     };
     global::exit_on_error(result);

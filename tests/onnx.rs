@@ -6,7 +6,7 @@ mod support;
 
 use std::path::Path;
 use support::{scratch, text, tiny_bundle, zero};
-use zero_bot::{Bot, Bundle, Runtime, SearchOverrides};
+use zero_bot::{Bot, Bundle, Runtime};
 use zero_games::checks::{CheckRng, positions_along_games};
 use zero_games::{Encoding, GameKind, with_game};
 use zero_search::Budget;
@@ -21,9 +21,8 @@ fn positions<G: Encoding>(rules: &G::Rules) -> Vec<G> {
 
 /// Moves on which the two runtimes disagree, out of [`POSITIONS`].
 fn disagreements<G: Encoding + zero_games::Heuristic>(bundle: &Bundle) -> Vec<String> {
-    let mut torch =
-        Bot::<G>::from_bundle_on(bundle, &SearchOverrides::sims(Some(SIMULATIONS)), Runtime::Torch).unwrap();
-    let mut onnx = Bot::<G>::from_bundle_on(bundle, &SearchOverrides::sims(Some(SIMULATIONS)), Runtime::Onnx).unwrap();
+    let mut torch = Bot::<G>::from_bundle_on(bundle, &bundle.search(Some(SIMULATIONS)), Runtime::Torch).unwrap();
+    let mut onnx = Bot::<G>::from_bundle_on(bundle, &bundle.search(Some(SIMULATIONS)), Runtime::Onnx).unwrap();
     let rules = bundle.rules::<G>().unwrap();
     positions::<G>(&rules)
         .iter()

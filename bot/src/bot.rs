@@ -4,14 +4,14 @@
 //! (pure Rust): a build without the `torch` feature has only the latter.
 
 use crate::bundle::Bundle;
-use anyhow::Result;
+use crate::error::Result;
 use std::time::Duration;
 use zero_games::ActionList;
 use zero_games::{Encoding, Game, Heuristic, Outcome};
 use zero_search::minimax::heuristic_judge;
 use zero_search::{
     Budget, CachedEvaluator, Engine, EvalRequest, Evaluation, Evaluator, Level, PlaySearch, Progress, RootMove,
-    SideRoots, SideWeights, actions_to_moves,
+    actions_to_moves,
 };
 
 /// Positions the bot's network remembers (the search transposes).
@@ -88,11 +88,11 @@ fn network<G: Encoding>(bundle: &Bundle, runtime: Runtime) -> Result<BoxedEvalua
             )?)
         }
         #[cfg(not(feature = "torch"))]
-        Runtime::Torch | Runtime::TorchBf16 => anyhow::bail!("this build has no libtorch: use the onnx runtime"),
+        Runtime::Torch | Runtime::TorchBf16 => crate::error::bail!("this build has no libtorch: use the onnx runtime"),
         #[cfg(feature = "onnx")]
         Runtime::Onnx => Box::new(zero_onnx::OnnxEvaluator::<G>::from_bytes(&bundle.onnx()?, "network")?),
         #[cfg(not(feature = "onnx"))]
-        Runtime::Onnx => anyhow::bail!("{NO_ONNX_RUNTIME}"),
+        Runtime::Onnx => crate::error::bail!("{NO_ONNX_RUNTIME}"),
     };
     Ok(Box::new(CachedEvaluator::new(evaluator, EVAL_CACHE)))
 }
@@ -144,58 +144,24 @@ pub struct Bot<G: Encoding> {
     pub tablebase: Option<crate::perfect::Tablebase>,
 }
 
-/// What a user changes of a bundle's default search (its manifest's [`PlaySearch`]); `None` keeps the bundle's.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct SearchOverrides {
-    /// Simulations per move (a budget of simulations, whatever the bundle's kind).
-    pub sims: Option<u32>,
-    /// Milliseconds per move (a budget of time, whatever the bundle's kind).
-    pub movetime_ms: Option<u64>,
-    pub root: Option<SideRoots>,
-    pub score_utility: Option<SideWeights>,
-    pub minimax_weight: Option<f32>,
-}
-
-impl SearchOverrides {
-    /// Only the simulations changed (`None`: nothing).
-    pub fn sims(sims: Option<u32>) -> Self {
-        SearchOverrides {
-            sims,
-            ..SearchOverrides::default()
-        }
-    }
-
-    /// `search` with these changes: a budget of simulations replaces a time per move.
-    pub fn applied_to(&self, mut search: PlaySearch) -> PlaySearch {
-        if let Some(ms) = self.movetime_ms {
-            search.movetime_ms = Some(ms.max(1));
-        }
-        if let Some(sims) = self.sims {
-            (search.sims, search.movetime_ms) = (sims, None);
-        }
-        search.sims = search.sims.max(1);
-        search.root = self.root.unwrap_or(search.root);
-        search.score_utility = self.score_utility.unwrap_or(search.score_utility);
-        search.minimax_weight = self.minimax_weight.unwrap_or(search.minimax_weight);
-        search
-    }
-}
-
 /// A bot is made for a game with a heuristic: its search may minimax it (a bundle's `minimax_weight`).
 impl<G: Encoding + Heuristic> Bot<G> {
-    /// The bundle's network on the CPU (libtorch where the build has it), searching as the bundle says (root,
-    /// budget, score and minimax weights) except where `overrides` says otherwise.
-    pub fn from_bundle(bundle: &Bundle, overrides: &SearchOverrides) -> Result<Self> {
-        Bot::from_bundle_on(bundle, overrides, Runtime::DEFAULT)
+    /// The bundle's network on the CPU (libtorch where the build has it), searching as `search` says (the
+    /// bundle's own, [`Bundle::search`], or that with a user's changes).
+    pub fn from_bundle(bundle: &Bundle, search: &PlaySearch) -> Result<Self> {
+        Bot::from_bundle_on(bundle, search, Runtime::DEFAULT)
     }
 
     /// [`Bot::from_bundle`] with the network run by `runtime`.
-    pub fn from_bundle_on(bundle: &Bundle, overrides: &SearchOverrides, runtime: Runtime) -> Result<Self> {
+    pub fn from_bundle_on(bundle: &Bundle, search: &PlaySearch, runtime: Runtime) -> Result<Self> {
         let evaluator = network::<G>(bundle, runtime)?;
-        let search = overrides.applied_to(bundle.manifest.search);
+        let search = PlaySearch {
+            sims: search.sims.max(1),
+            ..*search
+        };
         search
             .validate()
-            .map_err(|e| anyhow::anyhow!("the bot's search: {e}"))?;
+            .map_err(|e| crate::error::BotError::invalid(format!("the bot's search: {e}")))?;
         // Fixed seed: the same position and budget give the same move (Gumbel sampling included).
         let mut engine = Engine::seeded(evaluator, search.config(), 0);
         engine.set_static_judge(heuristic_judge::<G>);

@@ -12,7 +12,7 @@
 //! The layout is documented in `docs/bundle.md`. Opening and verifying a bundle needs no libtorch; writing one
 //! does ([`crate::export`], with the `torch` feature).
 
-use anyhow::{Context, Result, bail};
+use crate::error::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -122,6 +122,7 @@ pub struct Bundle {
     pub manifest: Manifest,
 }
 
+#[cfg(feature = "torch")]
 pub(crate) fn sha256_file(path: &Path) -> Result<FileDigest> {
     let (file, _) = zero_io::open_bounded(path, FileKind::Network)?;
     sha256_of(file, path)
@@ -148,15 +149,26 @@ impl Bundle {
         let manifest = read_manifest(dir)?;
         verify_files(dir, &manifest)?;
         check_level_ratings(dir, &manifest)?;
-        manifest
-            .search
-            .validate()
-            .map_err(|e| anyhow::anyhow!("bundle {}: {MANIFEST_FILE}: search.{e}", dir.display()))?;
+        manifest.search.validate().map_err(|e| {
+            crate::error::BotError::invalid(format!("bundle {}: {MANIFEST_FILE}: search.{e}", dir.display()))
+        })?;
         check_checkpoint(dir, &manifest, &zero_checkpoint::read_meta(&dir.join(WEIGHTS_FILE))?)?;
         Ok(Bundle {
             dir: dir.to_path_buf(),
             manifest,
         })
+    }
+
+    /// The bundle's default search, on `sims` simulations a move where given (in place of its time per move).
+    pub fn search(&self, sims: Option<u32>) -> PlaySearch {
+        match sims {
+            Some(sims) => PlaySearch {
+                sims,
+                movetime_ms: None,
+                ..self.manifest.search
+            },
+            None => self.manifest.search,
+        }
     }
 
     pub fn weights(&self) -> PathBuf {
@@ -253,7 +265,7 @@ fn verify_files(dir: &Path, manifest: &Manifest) -> Result<()> {
 fn check_level_ratings(dir: &Path, manifest: &Manifest) -> Result<()> {
     for rating in &manifest.level_ratings {
         zero_search::Level::parse(&rating.level)
-            .map_err(|e| anyhow::anyhow!("bundle {}: level_ratings: {e}", dir.display()))?;
+            .map_err(|e| crate::error::BotError::invalid(format!("bundle {}: level_ratings: {e}", dir.display())))?;
         if !rating.elo.is_finite() || !rating.interval.is_finite() || rating.interval < 0.0 {
             bail!(
                 "bundle {}: level_ratings: {}'s rating is not a finite Elo with a non-negative interval",

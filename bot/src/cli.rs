@@ -1,13 +1,13 @@
 //! The commands `bot`, `play` and `serve` of both binaries, `zero` and the libtorch-free `zero-play`: a
 //! bundle's bot over the line protocol, in the terminal and in the browser; and how both print an error.
 
-use crate::{Bot, Bundle, Runtime, SearchOverrides, play, protocol, serve};
-use anyhow::Result;
+use crate::error::Result;
+use crate::{Bot, Bundle, Runtime, play, protocol, serve};
 use clap::Args;
 use std::path::PathBuf;
 use zero_games::{Encoding, Game, Heuristic, with_game};
 use zero_search::config::{MAX_MOVE_TIME_MS, MAX_SIMULATIONS};
-use zero_search::{Level, SideRoots, SideWeights};
+use zero_search::{Level, PlaySearch, SideRoots, SideWeights};
 
 /// How strong the bot plays (its budget, or a named level), how it searches and what runs its network. Each
 /// search setting left out is the bundle's: the one its run's headline match was measured with.
@@ -54,21 +54,20 @@ pub fn minimax_weight(text: &str) -> std::result::Result<f32, MinimaxWeightError
 pub struct MinimaxWeightError(String);
 
 impl Strength {
-    /// What the user changed of the bundle's search.
-    fn overrides(&self) -> SearchOverrides {
-        SearchOverrides {
-            sims: self.sims,
-            movetime_ms: self.movetime,
-            root: self.root,
-            score_utility: self.score,
-            minimax_weight: self.minimax,
-        }
+    /// The bundle's search with what the user changed: a budget of simulations replaces a time per move.
+    fn search(&self, bundle: &Bundle) -> PlaySearch {
+        let mut search = bundle.search(self.sims);
+        search.movetime_ms = self.movetime.or(search.movetime_ms);
+        search.root = self.root.unwrap_or(search.root);
+        search.score_utility = self.score.unwrap_or(search.score_utility);
+        search.minimax_weight = self.minimax.unwrap_or(search.minimax_weight);
+        search
     }
 
     /// The bundle's bot at this strength.
     fn bot<G: Encoding + Heuristic>(&self, bundle: &Bundle) -> Result<Bot<G>> {
         let runtime = self.runtime.unwrap_or(Runtime::DEFAULT);
-        let mut bot = Bot::<G>::from_bundle_on(bundle, &self.overrides(), runtime)?;
+        let mut bot = Bot::<G>::from_bundle_on(bundle, &self.search(bundle), runtime)?;
         if let Some(level) = self.level {
             bot.set_level(level);
         }

@@ -6,7 +6,7 @@ use crate::bundle::{
     FileDigest, LevelRating, MANIFEST_FILE, MANIFEST_VERSION, Manifest, ONNX_FILE, Provenance, REQUIRED_FILES,
     TORCHSCRIPT_FILE, TorchScriptInfo, WEIGHTS_FILE, sha256_file,
 };
-use anyhow::{Context, Result, bail};
+use crate::error::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::path::Path;
 use tch::{CModule, Device, Tensor, nn::ModuleT};

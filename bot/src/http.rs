@@ -17,8 +17,8 @@
 //! changes something (any method but GET and HEAD) from a page of another origin is refused. Every error is a
 //! JSON object `{"error": "..."}`, those hyper answers before any handler runs included ([`JsonErrors`]).
 
+use crate::error::{Context, Result};
 use crate::http_errors::JsonErrors;
-use anyhow::{Context, Result};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{self, HeaderValue};
@@ -114,7 +114,7 @@ pub fn serve(listener: std::net::TcpListener, handler: Handler) -> Result<()> {
             let permit = Arc::clone(&connections)
                 .acquire_owned()
                 .await
-                .context("the connection limit was closed")?;
+                .map_err(|_| crate::BotError::invalid("the connection limit was closed"))?;
             let stream = match listener.accept().await {
                 Ok((stream, _)) => stream,
                 // Out of file descriptors, a connection reset before it was accepted: not the server's end.

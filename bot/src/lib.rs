@@ -8,6 +8,7 @@
 pub mod bot;
 pub mod bundle;
 pub mod cli;
+pub mod error;
 #[cfg(feature = "torch")]
 pub mod export;
 pub mod http;
@@ -19,7 +20,8 @@ pub mod protocol;
 pub mod record;
 pub mod serve;
 
-pub use bot::{Bot, Decision, MoveStats, NO_ONNX_RUNTIME, Runtime, SearchOverrides, describe_outcome};
+pub use bot::{Bot, Decision, MoveStats, NO_ONNX_RUNTIME, Runtime, describe_outcome};
 pub use bundle::{Bundle, LevelRating, Manifest};
+pub use error::BotError;
 #[cfg(feature = "torch")]
 pub use export::{ExportOptions, export};

@@ -2,6 +2,7 @@
 //! Bagh Chal, the position's value under perfect play and each legal move's, from `zero-tablebase` (the sliding
 //! phase, and the last placements by exact search). Analysis only: the bot's own moves never use it.
 
+use crate::error::bail;
 use std::path::Path;
 use std::sync::Arc;
 use zero_games::Game;
@@ -12,9 +13,9 @@ use zero_tablebase::{Table, Value};
 pub type Tablebase = Arc<Table>;
 
 /// Opens the tablebase at `path` for analysis; `game` must be Bagh Chal.
-pub fn open(path: &Path, game: &str) -> anyhow::Result<Tablebase> {
+pub fn open(path: &Path, game: &str) -> crate::error::Result<Tablebase> {
     if game != BaghChal::NAME {
-        anyhow::bail!("--tablebase: only baghchal has a tablebase, and this bundle plays {game}");
+        bail!("--tablebase: only baghchal has a tablebase, and this bundle plays {game}");
     }
     Ok(Arc::new(Table::open(path)?.0))
 }

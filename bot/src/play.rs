@@ -3,8 +3,8 @@
 //! `moves`, `save`, `load`, `help` and `quit`. Games are saved and loaded as records (`docs/records.md`).
 
 use crate::bot::{Bot, describe_outcome};
+use crate::error::{Context, Result};
 use crate::lines::Lines;
-use anyhow::{Context, Result};
 use std::io::{BufRead, Write};
 use std::path::Path;
 use zero_games::{Encoding, Game, Side};
@@ -103,7 +103,7 @@ fn command<G: Encoding>(
         Some(("save", file)) => {
             match save(session, game, Path::new(file)) {
                 Ok(()) => writeln!(out, "saved {} moves to {file}", session.moves.len())?,
-                Err(e) => writeln!(out, "not saved: {e:#}")?,
+                Err(e) => writeln!(out, "not saved: {e}")?,
             }
             return Ok(Step::Board(false));
         }
@@ -114,7 +114,7 @@ fn command<G: Encoding>(
                     writeln!(out, "loaded {} moves from {file}", session.moves.len())?;
                     return Ok(Step::Board(true));
                 }
-                Err(e) => writeln!(out, "not loaded: {e:#}")?,
+                Err(e) => writeln!(out, "not loaded: {e}")?,
             }
             return Ok(Step::Board(false));
         }

@@ -2,8 +2,8 @@
 //! is answered with `error <reason>` and changes nothing; the bot keeps serving until `quit` or end of input.
 
 use crate::bot::{Bot, Decision, MoveStats, describe_outcome, move_stats, permille_wdl};
+use crate::error::Result;
 use crate::lines::{Line, LineError, Lines};
-use anyhow::Result;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! A session's game as a record and back (`docs/records.md`): what `zero play`'s `save`/`load` and the web
 //! page's save and load share.
 
-use anyhow::{Context, Result, bail};
+use crate::error::{Context, Result, bail};
 use zero_games::{Game, Side};
 use zero_records::{GameResult, Record};
 

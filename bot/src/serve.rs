@@ -6,8 +6,8 @@
 
 use crate::bot::{Bot, describe_outcome, permille_wdl};
 use crate::bundle::Bundle;
+use crate::error::{Context, Result};
 use crate::http::{self, Request, Response};
-use anyhow::{Context, Result};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::net::TcpListener;
@@ -91,7 +91,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl<G: Encoding + Heuristic> Api<G> {
     /// The bundle's bot (`sims` overriding its default budget), with no game started yet.
     pub fn new(bundle: &Bundle, sims: Option<u32>) -> Result<Api<G>> {
-        let bot = Bot::<G>::from_bundle(bundle, &crate::SearchOverrides::sims(sims))?;
+        let bot = Bot::<G>::from_bundle(bundle, &bundle.search(sims))?;
         Ok(Api::with_bot(bot, bundle))
     }
 }
@@ -393,7 +393,7 @@ impl<G: Encoding> Api<G> {
         self.with_table(id, |table| {
             match crate::record::record_text(&table.start, &table.played, &table.game, table.human, "zero serve") {
                 Ok(text) => Response::json(200, &json!({ "record": text })),
-                Err(e) => Response::error(500, format!("the game cannot be written as a record: {e:#}")),
+                Err(e) => Response::error(500, format!("the game cannot be written as a record: {e}")),
             }
         })
     }
@@ -426,7 +426,7 @@ impl<G: Encoding> Api<G> {
     /// A table holding the first game of record `text`.
     fn table_of_record(&self, text: &str) -> Result<Table<G>, Response> {
         let replay = crate::record::first_game::<G>(text, "the record", &self.rules)
-            .map_err(|e| Response::error(400, format!("{e:#}")))?;
+            .map_err(|e| Response::error(400, format!("{e}")))?;
         let mut fresh = Table::new(&self.rules, true);
         fresh.human = replay.end.to_move();
         fresh.moves = replay.move_texts();

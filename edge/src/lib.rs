@@ -5,9 +5,9 @@
 
 /// An error and its causes on one line, each said once: a cause whose text its context already includes (a
 /// library error that names its source in its message and also returns it as its source) is not repeated.
-pub fn error_chain(err: &anyhow::Error) -> String {
+pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
     let mut text = String::new();
-    for cause in err.chain() {
+    for cause in std::iter::successors(Some(err), |e| e.source()) {
         let part = cause.to_string();
         if text.contains(&part) {
             continue;
@@ -33,14 +33,14 @@ mod tests {
             .context(wrapped)
             .context("player \"ckpt:/missing\"");
         assert_eq!(
-            error_chain(&err),
+            error_chain(err.as_ref()),
             "player \"ckpt:/missing\": checkpoint /missing: No such file or directory"
         );
         let err = anyhow::anyhow!("inner").context("outer");
-        assert_eq!(error_chain(&err), "outer: inner");
+        assert_eq!(error_chain(err.as_ref()), "outer: inner");
         let plain: anyhow::Result<()> = Err(anyhow::anyhow!("alone"));
         assert_eq!(
-            error_chain(&plain.context("at the edge").unwrap_err()),
+            error_chain(plain.context("at the edge").unwrap_err().as_ref()),
             "at the edge: alone"
         );
     }

@@ -199,10 +199,10 @@ pub struct Bot {
     path: PathBuf,
 }
 
-fn open_bot(bundle: &Bundle, sims: Option<u32>) -> anyhow::Result<(Box<dyn AnyBot>, Box<dyn AnyState>)> {
+fn open_bot(bundle: &Bundle, sims: Option<u32>) -> zero_bot::error::Result<(Box<dyn AnyBot>, Box<dyn AnyState>)> {
     let kind: GameKind = bundle.manifest.game;
     with_game!(kind, G => {
-        let bot = zero_bot::Bot::<G>::from_bundle_on(bundle, &zero_bot::SearchOverrides::sims(sims), Runtime::Onnx)?;
+        let bot = zero_bot::Bot::<G>::from_bundle_on(bundle, &bundle.search(sims), Runtime::Onnx)?;
         let start: Box<dyn AnyState> = Box::new(<G as zero_games::Game>::start(&bot.rules));
         Ok((Box::new(bot) as Box<dyn AnyBot>, start))
     })
@@ -243,8 +243,8 @@ impl Bot {
         if sims == Some(0) {
             return Err(value_error("sims must be at least 1"));
         }
-        let bundle = Bundle::open(&path).map_err(|e| value_error(format!("{e:#}")))?;
-        let (mut bot, start) = open_bot(&bundle, sims).map_err(|e| value_error(format!("{e:#}")))?;
+        let bundle = Bundle::open(&path).map_err(|e| value_error(e.to_string()))?;
+        let (mut bot, start) = open_bot(&bundle, sims).map_err(|e| value_error(e.to_string()))?;
         let level = match level {
             Some(name) => {
                 let level = Level::parse(name).map_err(value_error)?;
