@@ -16,7 +16,7 @@ pub struct SelfPlayArgs {
     pub config: Option<PathBuf>,
     /// A checkpoint, or `uniform` for uniform priors and random-playout values (generation 0).
     #[arg(long, required_unless_present = "follow", conflicts_with = "follow")]
-    pub model: Option<String>,
+    pub model: Option<zero_run::play::SelfPlayModel>,
     /// Games to play.
     #[arg(long, required_unless_present = "follow")]
     pub games: Option<usize>,
@@ -49,7 +49,7 @@ fn play<G: Registered>(args: &SelfPlayArgs, config: &RunConfig) -> Result<()> {
     if let Some(s) = args.seed {
         sp.seed = s;
     }
-    let (Some(model), Some(out), Some(games)) = (args.model.as_deref(), args.out.as_deref(), args.games) else {
+    let (Some(model), Some(out), Some(games)) = (args.model.as_ref(), args.out.as_deref(), args.games) else {
         anyhow::bail!("--model, --out and --games are required without --follow");
     };
     let run = out

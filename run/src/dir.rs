@@ -354,10 +354,10 @@ pub use zero_rundir::layout::{require_run_dir, shard_prefix};
 
 /// The model that self-play of the run in `run_dir` plays network `network` with (what a self-play job's `model`
 /// takes): random rollouts for 0, else its checkpoint.
-pub fn model_of(run_dir: &Path, network: u32) -> String {
+pub fn model_of(run_dir: &Path, network: u32) -> crate::play::SelfPlayModel {
     match network {
-        0 => "uniform".to_string(),
-        n => checkpoint_path(run_dir, n).display().to_string(),
+        0 => crate::play::SelfPlayModel::Uniform,
+        n => crate::play::SelfPlayModel::Checkpoint(checkpoint_path(run_dir, n)),
     }
 }
 

@@ -23,10 +23,12 @@ use anyhow::{Context, Result, bail};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use zero_arena::{
-    Entrant, MatchOptions, MatchRecord, Network, OpeningBook, PlayerSpec, Standings, head_to_head, rate_records,
+    Entrant, MatchOptions, MatchRecord, Network, OpeningBook, PlayerKind, PlayerSpec, Standings, head_to_head,
+    rate_records,
 };
 use zero_games::{Game, GameKind, Registered, Side};
 use zero_search::PlaySearch;
+use zero_search::alphabeta::SearchLimit;
 
 /// The player every rating is relative to, when the run's baselines include it.
 const ANCHOR: &str = "random";
@@ -213,7 +215,14 @@ pub fn equal_time<G: Registered>(
     // Built typed, never as text: a run directory's path may hold a comma, a space or `=`.
     let spec = PlayerSpec::network(Network::Checkpoint(dir.checkpoint(generation)), player).labelled(name.clone());
     let network = Entrant::<G>::prepare(spec)?;
-    let opponent = Entrant::<G>::parse(&format!("alphabeta:ms={ms}"))?;
+    let opponent = PlayerSpec {
+        kind: PlayerKind::AlphaBeta(SearchLimit {
+            millis: Some(ms),
+            ..SearchLimit::default()
+        }),
+        label: None,
+    };
+    let opponent = Entrant::<G>::prepare(opponent)?;
     let pairing = Pairing {
         a: &network,
         b: &opponent,

@@ -4,7 +4,7 @@
 //! go through.
 
 use anyhow::{Context, Result};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use zero_data::ShardHeader;
@@ -37,33 +37,61 @@ impl<G: Encoding> Evaluator<G> for AnyEvaluator<G> {
     }
 }
 
-/// Builds worker `w`'s evaluator for `model` (`uniform` or a checkpoint path), on the CPU.
+/// What a self-play job plays with: no network yet (generation 0: uniform priors and random-rollout values,
+/// `--model uniform` on the command line), or a checkpoint's network.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SelfPlayModel {
+    Uniform,
+    Checkpoint(PathBuf),
+}
+
+impl SelfPlayModel {
+    /// The name `--model` takes for [`SelfPlayModel::Uniform`], and shard headers record as its id.
+    pub const UNIFORM: &'static str = "uniform";
+}
+
+impl std::str::FromStr for SelfPlayModel {
+    type Err = std::convert::Infallible;
+
+    /// `uniform`, or a checkpoint's path (which is checked when it is loaded).
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(match text {
+            SelfPlayModel::UNIFORM => SelfPlayModel::Uniform,
+            path => SelfPlayModel::Checkpoint(PathBuf::from(path)),
+        })
+    }
+}
+
+/// Builds worker `w`'s evaluator for `model`, on the CPU.
 pub fn make_evaluator<G: Encoding>(
-    model: &str,
+    model: &SelfPlayModel,
     config: &SelfPlayConfig,
     w: usize,
 ) -> Result<AnyEvaluator<G>, zero_model::CheckpointError> {
-    if model == "uniform" {
-        return Ok(AnyEvaluator::Rollout(RolloutEvaluator::new(
+    match model {
+        SelfPlayModel::Uniform => Ok(AnyEvaluator::Rollout(RolloutEvaluator::new(
             worker_seed(config.seed, w),
             config.rollout_max_actions,
-        )));
+        ))),
+        SelfPlayModel::Checkpoint(path) => {
+            NetworkEvaluator::<G>::from_checkpoint(path, tch::Device::Cpu, config.precision)
+                .map(|e| AnyEvaluator::Network(CachedEvaluator::new(e, config.eval_cache)))
+        }
     }
-    NetworkEvaluator::<G>::from_checkpoint(Path::new(model), tch::Device::Cpu, config.precision)
-        .map(|e| AnyEvaluator::Network(CachedEvaluator::new(e, config.eval_cache)))
 }
 
 /// The shard header every shard of this run carries.
-pub fn shard_header<G: Encoding>(rules: &G::Rules, run: &str, model: &str) -> Result<ShardHeader> {
-    let (generation, model_id) = if model == "uniform" {
-        (0, "uniform".to_string())
-    } else {
-        let meta = zero_model::read_meta(Path::new(model)).with_context(|| format!("reading {model}"))?;
-        let id = Path::new(model)
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        (meta.generation, id)
+pub fn shard_header<G: Encoding>(rules: &G::Rules, run: &str, model: &SelfPlayModel) -> Result<ShardHeader> {
+    let (generation, model_id) = match model {
+        SelfPlayModel::Uniform => (0, SelfPlayModel::UNIFORM.to_string()),
+        SelfPlayModel::Checkpoint(path) => {
+            let meta = zero_model::read_meta(path).with_context(|| format!("reading {}", path.display()))?;
+            let id = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (meta.generation, id)
+        }
     };
     // What the trainer will require of the shards, so the two cannot drift apart.
     Ok(zero_train::shard_spec::<G>(rules).header(run, generation, &model_id))
@@ -72,7 +100,7 @@ pub fn shard_header<G: Encoding>(rules: &G::Rules, run: &str, model: &str) -> Re
 /// One self-play job: `games` games with `model`, written as shards named `prefix-…` into `out`.
 pub struct PlayJob<'a> {
     pub config: &'a SelfPlayConfig,
-    pub model: &'a str,
+    pub model: &'a SelfPlayModel,
     pub games: usize,
     pub out: &'a Path,
     pub prefix: String,
@@ -85,7 +113,7 @@ impl PlayJob<'_> {
     /// The settings the job's games play with: generation 0's (`SelfPlayConfig::for_generation_zero`) where
     /// there is no network yet.
     pub fn effective_config(&self) -> SelfPlayConfig {
-        if self.model == "uniform" {
+        if *self.model == SelfPlayModel::Uniform {
             self.config.for_generation_zero()
         } else {
             self.config.clone()
@@ -155,7 +183,7 @@ pub fn play_quick_bashni_shards(out: &Path, games: usize, prefix: &str) -> Resul
     sp.workers = 1;
     let job = PlayJob {
         config: &sp,
-        model: "uniform",
+        model: &SelfPlayModel::Uniform,
         games,
         out,
         prefix: prefix.to_string(),

@@ -26,7 +26,7 @@ pub struct SelfPlayBenchArgs {
     pub config: PathBuf,
     /// A checkpoint instead of a fresh network; `uniform` for the rollout evaluator.
     #[arg(long)]
-    pub model: Option<String>,
+    pub model: Option<zero_run::play::SelfPlayModel>,
     /// Seconds of self-play.
     #[arg(long, default_value_t = 10.0)]
     pub seconds: f64,
