@@ -19,10 +19,10 @@ pub struct RunArgs {
 }
 
 pub fn run(args: RunArgs) -> Result<()> {
-    zero_run::run(zero_run::RunRequest {
+    Ok(zero_run::run(zero_run::RunRequest {
         config: args.config,
         run_dir: args.run_dir,
         set: args.set,
         version: crate::runtime::build_identity(),
-    })
+    })?)
 }

@@ -89,7 +89,7 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
             games_per_batch: args.games.unwrap_or(16),
             wait_for_run: std::time::Duration::from_secs(args.wait_for_run),
         };
-        return with_game!(config.game, G => follow::<G>(&config, run_dir, options));
+        return with_game!(config.game, G => Ok(follow::<G>(&config, run_dir, options)?));
     }
     let path = args.config.clone().expect("clap requires --config without --follow");
     let config = RunConfig::load(&path)?;

@@ -1,7 +1,86 @@
-//! What the programs share at their edge, where a command's error reaches the person who typed it: the one way
-//! an error and its causes are written on a line. A crate of its own because the programs have no other common
-//! home for it: the front door `zero` must not link the bot crate (which links libtorch), where `zero-play`'s
-//! commands live.
+//! How errors reach the edge, where a command's error meets the person who typed it: the one way an error and
+//! its causes are written on a line ([`error_chain`]), and the one way a library's typed error says what it was
+//! doing around the error it wraps ([`error_causes!`], [`joined`]). A crate of its own because the programs have
+//! no other common home for it (the front door `zero` must not link the bot crate, which links libtorch, where
+//! `zero-play`'s commands live), and the libraries `run` and `bot` none below them.
+
+/// What was being done and why it failed, on one line (`reading b/manifest.json: No such file or directory`): how
+/// a library's error that wraps another says both ([`error_causes!`]).
+pub fn joined(doing: &str, source: &dyn std::fmt::Display) -> String {
+    if doing.is_empty() {
+        source.to_string()
+    } else {
+        format!("{doing}: {source}")
+    }
+}
+
+/// The plumbing of a library crate's error enum `$error`, one way in every crate: for each library error type
+/// it keeps as a source (`Variant: Type => wrap`, `wrap` being `Box::new` for a large one or `std::convert::identity`),
+/// the variant `Variant { doing: String, source }`; a `Cause` trait, a `Context` trait whose
+/// `.context(..)`/`.with_context(|| ..)` say what the crate was doing when a call failed (on an option, a refusal:
+/// `$error::Invalid`), and `From` for each source type (`?` alone). `$error` must have the variants
+/// `Invalid(String)` and `Within { doing: String, source: Box<$error> }`; show each wrapping variant with
+/// `#[error("{}", zero_edge::joined(doing, source))]`.
+#[macro_export]
+macro_rules! error_causes {
+    ($error:ident { $($(#[$attr:meta])* $variant:ident: $ty:ty => $wrap:path),* $(,)? }) => {
+        /// An error this crate keeps as the source of its own, with what it was doing ([`Context`]).
+        pub trait Cause {
+            fn while_doing(self, doing: String) -> $error;
+        }
+
+        $(
+            $(#[$attr])*
+            impl Cause for $ty {
+                fn while_doing(self, doing: String) -> $error {
+                    $error::$variant { doing, source: $wrap(self) }
+                }
+            }
+
+            $(#[$attr])*
+            impl From<$ty> for $error {
+                /// The error alone, as its own text says what failed.
+                fn from(source: $ty) -> $error {
+                    $error::$variant { doing: String::new(), source: $wrap(source) }
+                }
+            }
+        )*
+
+        impl Cause for $error {
+            fn while_doing(self, doing: String) -> $error {
+                $error::Within { doing, source: Box::new(self) }
+            }
+        }
+
+        /// What the crate was doing when a call failed: `.context("reading the record")` or
+        /// `.with_context(|| ..)` on a result keeps its error as the source of one that says so; on an option, a
+        /// refusal.
+        pub trait Context<T> {
+            fn context(self, doing: impl std::fmt::Display) -> Result<T, $error>;
+            fn with_context<D: std::fmt::Display>(self, doing: impl FnOnce() -> D) -> Result<T, $error>;
+        }
+
+        impl<T, E: Cause> Context<T> for Result<T, E> {
+            fn context(self, doing: impl std::fmt::Display) -> Result<T, $error> {
+                self.map_err(|e| e.while_doing(doing.to_string()))
+            }
+
+            fn with_context<D: std::fmt::Display>(self, doing: impl FnOnce() -> D) -> Result<T, $error> {
+                self.map_err(|e| e.while_doing(doing().to_string()))
+            }
+        }
+
+        impl<T> Context<T> for Option<T> {
+            fn context(self, doing: impl std::fmt::Display) -> Result<T, $error> {
+                self.ok_or_else(|| $error::Invalid(doing.to_string()))
+            }
+
+            fn with_context<D: std::fmt::Display>(self, doing: impl FnOnce() -> D) -> Result<T, $error> {
+                self.ok_or_else(|| $error::Invalid(doing().to_string()))
+            }
+        }
+    };
+}
 
 /// An error and its causes on one line, each said once: a cause whose text its context already includes (a
 /// library error that names its source in its message and also returns it as its source) is not repeated.

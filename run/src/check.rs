@@ -8,8 +8,8 @@
 
 use crate::config::RunConfig;
 use crate::dir::{RunDir, RunState, checkpoint_path};
+use crate::error::{Context, Result};
 use crate::summary::GenerationSummary;
-use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use zero_data::ShardSet;
 use zero_games::{Registered, with_game};

@@ -3,7 +3,7 @@
 //! self-play's with the search's own `[selfplay.search]`, `[run]` this crate's). Unknown keys and wrong types are
 //! refused with the key's full path.
 
-use anyhow::{Context, Result, bail};
+use crate::error::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use zero_games::{Game, GameKind, with_game};
@@ -203,28 +203,38 @@ impl RunConfig {
     fn parse_as(text: &str, origin: &str, flat: FlatKeys) -> Result<RunConfig> {
         let mut value: toml::Value = toml::from_str(text).with_context(|| format!("{origin}: not valid TOML"))?;
         nest_search_keys(&mut value);
-        nest_sectioned_keys(&mut value, flat).map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        nest_sectioned_keys(&mut value, flat).map_err(|e| crate::error::RunError::invalid(format!("{origin}: {e}")))?;
         let config: RunConfig = serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
-            anyhow::anyhow!("{origin}: key `{path}`: {}", e.into_inner())
+            crate::error::RunError::invalid(format!("{origin}: key `{path}`: {}", e.into_inner()))
         })?;
         let shape = with_game!(config.game, G => NetShape::of::<G>());
         config
             .network
             .validate_for(shape)
-            .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
-        config.train.validate().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+            .map_err(|e| crate::error::RunError::invalid(format!("{origin}: {e}")))?;
+        config
+            .train
+            .validate()
+            .map_err(|e| crate::error::RunError::invalid(format!("{origin}: {e}")))?;
         config
             .selfplay
             .validate()
-            .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
-        config.run.validate().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+            .map_err(|e| crate::error::RunError::invalid(format!("{origin}: {e}")))?;
+        config
+            .run
+            .validate()
+            .map_err(|e| crate::error::RunError::invalid(format!("{origin}: {e}")))?;
         config
             .cluster
             .validate()
-            .map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
-        config.check_rules().map_err(|e| anyhow::anyhow!("{origin}: {e:#}"))?;
-        config.check_score().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+            .map_err(|e| crate::error::RunError::invalid(format!("{origin}: {e}")))?;
+        config
+            .check_rules()
+            .map_err(|e| crate::error::RunError::invalid(format!("{origin}: {e:#}")))?;
+        config
+            .check_score()
+            .map_err(|e| crate::error::RunError::invalid(format!("{origin}: {e}")))?;
         Ok(config)
     }
 
@@ -463,7 +473,7 @@ impl RunConfig {
     /// Checks the parts that serde cannot: the rules parse for the game.
     pub fn check_rules(&self) -> Result<()> {
         with_game!(self.game, G => G::parse_rules(self.variant.as_deref(), &self.rules).map(|_| ()))
-            .map_err(|e| anyhow::anyhow!("keys `variant`/`rules`: {e}"))
+            .map_err(|e| crate::error::RunError::invalid(format!("keys `variant`/`rules`: {e}")))
     }
 }
 

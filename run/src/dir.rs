@@ -3,8 +3,8 @@
 //!
 //! Where each file lives is `zero_rundir::layout` ([`RunPaths`], which a [`RunDir`] dereferences to).
 
+use crate::error::{Context, Result, bail};
 use crate::summary::GenerationSummary;
-use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;

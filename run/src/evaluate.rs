@@ -18,8 +18,8 @@
 
 use crate::config::{LoopConfig, RunConfig};
 use crate::dir::RunDir;
+use crate::error::{Context, Result, bail};
 use crate::summary::{EqualTimeResult, MatchScore, OracleSummary, SideScore, is_network_name, network_name};
-use anyhow::{Context, Result, bail};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use zero_arena::{

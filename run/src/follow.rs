@@ -5,10 +5,10 @@
 
 use crate::config::RunConfig;
 use crate::dir::{Phase, RunDir, RunState, checkpoint_path, shard_prefix};
+use crate::error::{Context, Result};
 use crate::play::{PlayJob, play_games};
 use crate::resign::resignation_earned;
 use crate::summary::read_generations;
-use anyhow::{Context, Result};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use zero_games::Registered;

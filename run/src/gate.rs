@@ -9,9 +9,9 @@
 
 use crate::config::RunConfig;
 use crate::dir::RunDir;
+use crate::error::{Context, Result};
 use crate::evaluate::{Pairing, entrant};
 use crate::summary::GateSummary;
-use anyhow::{Context, Result};
 use zero_arena::{MatchRecord, OpeningBook, Sprt, SprtDecision};
 use zero_games::Registered;
 

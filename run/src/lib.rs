@@ -24,6 +24,7 @@ pub mod check;
 pub mod cluster;
 pub mod config;
 pub mod dir;
+pub mod error;
 pub mod evaluate;
 pub mod follow;
 pub mod gate;

@@ -3,7 +3,7 @@
 //! header the trainer will require, and [`play_games`], which the run loop, its followers and `zero selfplay` all
 //! go through.
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

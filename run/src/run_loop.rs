@@ -7,6 +7,7 @@
 
 use crate::config::{RESUMABLE_KEYS, RunConfig, is_resumable};
 use crate::dir::{GenerationGames, Phase, RunDir, RunState, shard_prefix};
+use crate::error::{Context, Result, bail};
 use crate::log::say;
 use crate::play::{PlayJob, play_games};
 use crate::resign::resignation_earned;
@@ -15,7 +16,6 @@ use crate::summary::{
     is_network_name, network_name, read_generations,
 };
 use crate::{evaluate, gate, report, training};
-use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -406,9 +406,11 @@ impl<G: Registered> Generation<'_, G> {
                     .map(|result| (result, watch.stop()))
             });
             let selfplay = self.selfplay(g, network, earlier);
-            let evaluation = evaluation
-                .join()
-                .unwrap_or_else(|_| Err(anyhow::anyhow!("the evaluation beside self-play panicked")));
+            let evaluation = evaluation.join().unwrap_or_else(|_| {
+                Err(crate::error::RunError::invalid(
+                    "the evaluation beside self-play panicked",
+                ))
+            });
             (selfplay, evaluation)
         });
         let ((ratings, scores), time) =

@@ -1,7 +1,7 @@
 //! What training needs from a run's data: the replay window over a directory's shards (refused shards are
 //! reported and left out) and the memory check of the data path. The run loop and `zero train` share them.
 
-use anyhow::{Context, Result, bail};
+use crate::error::{Context, Result, bail};
 use std::path::Path;
 use zero_data::{FooterCache, ReplayIndex, ShardSet};
 use zero_games::Encoding;

@@ -106,7 +106,7 @@ pub fn run(args: ClusterBenchArgs) -> Result<()> {
         ),
         (
             "count the generation's games and positions, the first time (every shard read; once)",
-            median_ms(1, || dir.generation_data(1).map(drop))?,
+            median_ms(1, || dir.generation_data(1).map(drop).map_err(Into::into))?,
         ),
         (
             "index the replay window (every shard's footer)",
@@ -118,7 +118,7 @@ pub fn run(args: ClusterBenchArgs) -> Result<()> {
         ),
         (
             "the merge's scan (followers' shards are never merged)",
-            median_ms(args.repeats, || dir.merge_selfplay_shards(1))?,
+            median_ms(args.repeats, || dir.merge_selfplay_shards(1).map_err(Into::into))?,
         ),
         (
             "zero status (counts by producer)",
@@ -138,7 +138,8 @@ pub fn run(args: ClusterBenchArgs) -> Result<()> {
         round += 1;
         copy_round(round)
     };
-    let count = median_ms_after(args.repeats, &mut next_round, || dir.generation_data(1).map(drop))?;
+    let scan = || dir.generation_data(1).map(drop).map_err(Into::into);
+    let count = median_ms_after(args.repeats, &mut next_round, scan)?;
     let index = median_ms_after(args.repeats, &mut next_round, || {
         ReplayIndex::build_remembering(&ShardSet::scan(&data)?, &rule, None, &mut footers);
         Ok(())

@@ -3,10 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Why a run setting was refused; the message names the key.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ConfigError(pub(crate) String);
+pub use crate::error::ConfigError;
 
 /// Who starts the followers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! Followers as processes on this machine.
 
 use super::{FollowerCommand, JobState, Launcher, heartbeat_verdict};
-use anyhow::{Context, Result};
+use crate::error::{Context, Result};
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

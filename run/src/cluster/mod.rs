@@ -9,7 +9,7 @@ pub mod config;
 mod local;
 mod slurm;
 
-use anyhow::{Result, bail};
+use crate::error::{Result, bail};
 pub use config::{ClusterConfig, LauncherKind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

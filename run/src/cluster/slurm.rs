@@ -4,7 +4,7 @@
 
 use super::{FollowerCommand, JobState, Launcher, follower_log, heartbeat_verdict};
 use crate::cluster::config::SlurmConfig;
-use anyhow::{Context, Result, bail};
+use crate::error::{Context, Result, bail};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
