@@ -21,9 +21,6 @@ pub struct Entrant<G: Registered> {
     pub spec: PlayerSpec,
     name: String,
     evaluator: Option<SharedEvaluator<G>>,
-    /// Whether [`Entrant::evaluator_copy`] can load another copy of the network (from its checkpoint file);
-    /// an entrant made around a given evaluator can only share that one.
-    reloadable: bool,
     /// The tablebase of a `tablebase` player, opened once and shared by its games.
     tablebase: Option<Arc<zero_tablebase::Table>>,
 }
@@ -37,7 +34,6 @@ impl<G: Registered> Entrant<G> {
             PlayerKind::Network(player) => Some(load(player)?),
             _ => None,
         };
-        let reloadable = evaluator.is_some();
         let tablebase = match &spec.kind {
             PlayerKind::Tablebase { file, .. } => Some(open_tablebase::<G>(file.as_deref())?),
             _ => None,
@@ -46,7 +42,6 @@ impl<G: Registered> Entrant<G> {
             spec,
             name,
             evaluator,
-            reloadable,
             tablebase,
         })
     }
@@ -78,7 +73,6 @@ impl<G: Registered> Entrant<G> {
             spec,
             name,
             evaluator: Some(Arc::new(Mutex::new(evaluator))),
-            reloadable: false,
             tablebase: None,
         }
     }
@@ -102,7 +96,8 @@ impl<G: Registered> Entrant<G> {
     /// from the checkpoint; the shared one for an entrant made around an evaluator, `None` for the baselines).
     pub(crate) fn evaluator_copy(&self) -> Result<Option<SharedEvaluator<G>>, ArenaError> {
         match &self.spec.kind {
-            PlayerKind::Network(player) if self.reloadable => Ok(Some(load(player)?)),
+            // A network given in code has no file to load again: its games share it.
+            PlayerKind::Network(player) if matches!(player.network, Network::Checkpoint(_)) => Ok(Some(load(player)?)),
             _ => Ok(self.evaluator.clone()),
         }
     }
