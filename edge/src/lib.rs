@@ -1,11 +1,11 @@
 //! How errors reach the edge, where a command's error meets the person who typed it: the one way an error and
 //! its causes are written on a line ([`error_chain`]), and the one way a library's typed error says what it was
-//! doing around the error it wraps ([`error_causes!`], [`joined`]). A crate of its own because the programs have
+//! doing around the error it wraps ([`library_error!`], [`joined`]). A crate of its own because the programs have
 //! no other common home for it (the front door `zero` must not link the bot crate, which links libtorch, where
 //! `zero-play`'s commands live), and the libraries `run` and `bot` none below them.
 
 /// What was being done and why it failed, on one line (`reading b/manifest.json: No such file or directory`): how
-/// a library's error that wraps another says both ([`error_causes!`]).
+/// a library's error that wraps another says both ([`library_error!`]).
 pub fn joined(doing: &str, source: &dyn std::fmt::Display) -> String {
     if doing.is_empty() {
         source.to_string()
@@ -14,16 +14,55 @@ pub fn joined(doing: &str, source: &dyn std::fmt::Display) -> String {
     }
 }
 
-/// The plumbing of a library crate's error enum `$error`, one way in every crate: for each library error type
-/// it keeps as a source (`Variant: Type => wrap`, `wrap` being `Box::new` for a large one or `std::convert::identity`),
-/// the variant `Variant { doing: String, source }`; a `Cause` trait, a `Context` trait whose
-/// `.context(..)`/`.with_context(|| ..)` say what the crate was doing when a call failed (on an option, a refusal:
-/// `$error::Invalid`), and `From` for each source type (`?` alone). `$error` must have the variants
-/// `Invalid(String)` and `Within { doing: String, source: Box<$error> }`; show each wrapping variant with
-/// `#[error("{}", zero_edge::joined(doing, source))]`.
+/// A library crate's one error type, in one shape in every crate: `Invalid(String)`, a refusal naming what is
+/// wrong and where; for each library error it keeps as a source (`Variant(SourceType) in FieldType`, the field a
+/// `Box` for a large one), the variant `Variant { doing: String, source: FieldType }`, shown as what was being
+/// done and why it failed ([`joined`]); and `Within { doing, source: Box<Self> }` for its own errors given a
+/// context. With it: `invalid(..)`, `From` for each source type (`?` alone), a `Cause` trait and a `Context`
+/// trait whose `.context(..)`/`.with_context(|| ..)` say what the crate was doing when a call failed (on an
+/// option, a refusal). The crate needs `thiserror`.
 #[macro_export]
-macro_rules! error_causes {
-    ($error:ident { $($(#[$attr:meta])* $variant:ident: $ty:ty => $wrap:path),* $(,)? }) => {
+macro_rules! library_error {
+    (
+        $(#[$meta:meta])*
+        pub enum $error:ident {
+            $(
+                $(#[$attr:meta])*
+                $variant:ident($source:ty) in $field:ty,
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, thiserror::Error)]
+        pub enum $error {
+            /// A refusal: what is wrong, naming where.
+            #[error("{0}")]
+            Invalid(String),
+            $(
+                $(#[$attr])*
+                #[error("{}", $crate::joined(doing, source))]
+                $variant {
+                    doing: String,
+                    #[source]
+                    source: $field,
+                },
+            )*
+            /// A step of the crate's own that failed, with what was being done around it.
+            #[error("{}", $crate::joined(doing, source))]
+            Within {
+                doing: String,
+                #[source]
+                source: Box<$error>,
+            },
+        }
+
+        impl $error {
+            /// A refusal, naming what is wrong and where.
+            pub fn invalid(text: impl std::fmt::Display) -> $error {
+                $error::Invalid(text.to_string())
+            }
+        }
+
         /// An error this crate keeps as the source of its own, with what it was doing ([`Context`]).
         pub trait Cause {
             fn while_doing(self, doing: String) -> $error;
@@ -31,17 +70,17 @@ macro_rules! error_causes {
 
         $(
             $(#[$attr])*
-            impl Cause for $ty {
+            impl Cause for $source {
                 fn while_doing(self, doing: String) -> $error {
-                    $error::$variant { doing, source: $wrap(self) }
+                    $error::$variant { doing, source: <$field>::from(self) }
                 }
             }
 
             $(#[$attr])*
-            impl From<$ty> for $error {
+            impl From<$source> for $error {
                 /// The error alone, as its own text says what failed.
-                fn from(source: $ty) -> $error {
-                    $error::$variant { doing: String::new(), source: $wrap(source) }
+                fn from(source: $source) -> $error {
+                    $error::$variant { doing: String::new(), source: <$field>::from(source) }
                 }
             }
         )*
