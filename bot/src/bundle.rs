@@ -10,7 +10,7 @@
 //!   Runtime, tract and the libtorch-free bot; bundles exported before it existed have none and still open.
 //!
 //! The layout is documented in `docs/bundle.md`. Opening and verifying a bundle needs no libtorch; writing one
-//! does ([`crate::export`], with the `torch` feature).
+//! does ([`crate::export()`], with the `torch` feature).
 
 use crate::error::{Context, Result, bail};
 use serde::{Deserialize, Serialize};

@@ -13,9 +13,9 @@
 //!   clients trickling bytes hold no handler; one more gets 503 at once rather than a place in a queue.
 //!
 //! And a page in a browser cannot be turned against it: on a loopback address the server answers only to a
-//! `Host` of localhost, 127.0.0.1 or [::1] (a DNS-rebinding page names its own host), and a request that
+//! `Host` of localhost, 127.0.0.1 or `[::1]` (a DNS-rebinding page names its own host), and a request that
 //! changes something (any method but GET and HEAD) from a page of another origin is refused. Every error is a
-//! JSON object `{"error": "..."}`, those hyper answers before any handler runs included ([`JsonErrors`]).
+//! JSON object `{"error": "..."}`, those hyper answers before any handler runs included (`http_errors::JsonErrors`).
 
 use crate::error::{Context, Result};
 use crate::http_errors::JsonErrors;
