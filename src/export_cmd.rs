@@ -114,8 +114,7 @@ fn bundle_search(args: &ExportArgs, ran: Option<PlaySearch>) -> Result<PlaySearc
         ..PlaySearch::DEFAULT
     });
     if let Some(sims) = args.sims {
-        // A budget of simulations asked for replaces the run's time per move.
-        (search.sims, search.movetime_ms) = (sims, None);
+        search = search.on_simulations(sims);
     }
     if let Some(ms) = args.movetime {
         search.movetime_ms = Some(ms);

@@ -162,11 +162,7 @@ impl Bundle {
     /// The bundle's default search, on `sims` simulations a move where given (in place of its time per move).
     pub fn search(&self, sims: Option<u32>) -> PlaySearch {
         match sims {
-            Some(sims) => PlaySearch {
-                sims,
-                movetime_ms: None,
-                ..self.manifest.search
-            },
+            Some(sims) => self.manifest.search.on_simulations(sims),
             None => self.manifest.search,
         }
     }

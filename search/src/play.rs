@@ -102,6 +102,16 @@ impl PlaySearch {
         }
     }
 
+    /// The same search on a budget of `sims` simulations a move: a budget of simulations asked for replaces a
+    /// time per move.
+    pub fn on_simulations(self, sims: u32) -> PlaySearch {
+        PlaySearch {
+            sims,
+            movetime_ms: None,
+            ..self
+        }
+    }
+
     /// Whether it searches at all: a budget of time, or of at least one simulation (0 plays the raw policy).
     pub fn searches(&self) -> bool {
         self.sims > 0 || self.movetime_ms.is_some()
