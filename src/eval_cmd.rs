@@ -18,7 +18,7 @@ pub struct EvalArgs {
     #[arg(long, value_parser = crate::game_arg::parser())]
     pub game: GameKind,
     /// A player spec (repeat for each player): random, greedy, alphabeta:depth=4, alphabeta:nodes=100000,
-    /// alphabeta:ms=200, mcts:sims=200, ckpt:PATH,sims=0; any with ,name=LABEL.
+    /// alphabeta:ms=200, mcts:sims=200, ckpt:PATH,sims=0, bundle:DIR, uniform:sims=64; any with ,name=LABEL.
     #[arg(long = "player", value_name = "SPEC", required = true)]
     pub players: Vec<String>,
     /// Games per pair of players (rounded up to even: each opening is played with both colours).

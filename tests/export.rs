@@ -428,3 +428,76 @@ fn export_records_a_minimax_weight_and_its_bot_plays_with_it() {
         text(&refused.stderr)
     );
 }
+
+/// The evaluation games of `player` against random (two games, one a side), as `zero eval --games-out` writes them.
+fn games_against_random(player: &str, out: &Path) -> String {
+    let games = out.to_str().unwrap();
+    let args = [
+        "eval", "--game", "tours", "--player", player, "--player", "random", "--games", "2",
+    ];
+    let out = zero(&[&args[..], &["--seed", "3", "--games-out", games]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    std::fs::read_to_string(games).unwrap()
+}
+
+#[test]
+fn a_bundle_plays_in_the_arena_with_its_manifest_search_and_the_spec_changes_it() {
+    let tmp = scratch("arena");
+    let bundle = tiny_bundle("tours", tmp.path(), 4);
+    let dir = bundle.display().to_string();
+    let own = zero_bot::Bundle::open(&bundle).unwrap().manifest.search;
+    let network = |spec: &str| match zero_arena::PlayerSpec::parse(spec).unwrap().kind {
+        zero_arena::PlayerKind::Network(player) => player,
+        other => panic!("{spec} parsed to {other:?}"),
+    };
+    // With no key, the bundle searches as its manifest says; a key changes only itself, and the name says what
+    // differs from the bundle's own search.
+    assert_eq!(network(&format!("bundle:{dir}")).search, own);
+    let changed = zero_arena::PlayerSpec::parse(&format!("bundle:{dir},sims=8,cpuct=2")).unwrap();
+    let zero_arena::PlayerKind::Network(player) = &changed.kind else {
+        panic!()
+    };
+    assert_eq!(
+        player.search,
+        zero_search::PlaySearch {
+            c_puct: 2.0,
+            ..own.on_simulations(8)
+        }
+    );
+    assert_eq!(changed.canonical(), "bundle:bundle,sims=8,cpuct=2");
+    // Its games are those of its checkpoint searching with the manifest's settings.
+    let settings: String = own
+        .changed_settings()
+        .iter()
+        .map(|(k, v)| format!(",{k}={v}"))
+        .collect();
+    let as_bundle = games_against_random(&format!("bundle:{dir},name=net"), &tmp.path().join("b.jsonl"));
+    let weights = bundle.join("network.safetensors");
+    let as_checkpoint = format!("ckpt:{},sims={}{settings},name=net", weights.display(), own.sims);
+    assert_eq!(
+        as_bundle,
+        games_against_random(&as_checkpoint, &tmp.path().join("c.jsonl"))
+    );
+    assert_eq!(as_bundle.lines().count(), 2);
+    // A damaged bundle is refused by name before a game is played.
+    let onnx = bundle.join("network.onnx");
+    let mut bytes = std::fs::read(&onnx).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&onnx, bytes).unwrap();
+    let out = zero(&[
+        "eval",
+        "--game",
+        "tours",
+        "--player",
+        &format!("bundle:{dir}"),
+        "--player",
+        "random",
+    ]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("checksum mismatch for network.onnx") && err.contains(&dir),
+        "{err}"
+    );
+}

@@ -197,7 +197,7 @@ impl SolvedSet {
         SolvedSet { positions }
     }
 
-    /// Makes a set from games between the arena's engines and random play ([`SOURCES`]), each begun from a
+    /// Makes a set from games between the arena's engines and random play (`SOURCES`), each begun from a
     /// random opening of 2-8 moves: `per_stage` positions of each stage with at least `min_discs` discs, all of
     /// them positions where some move changes the value. The candidates of each batch of games are solved on
     /// every core, and taken in the games' order, so that the set depends on `seed` alone. `progress` hears of

@@ -7,11 +7,12 @@ use crate::network_player::{PolicyPlayer, SearchPlayer, SharedEvaluator};
 use crate::player::{Player, player_rng};
 use crate::spec::{Network, NetworkPlayer, PlayerKind, PlayerSpec};
 use crate::tablebase_player::{TablebasePlayer, as_player_of, is_baghchal};
+use rand::RngExt;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use zero_games::Registered;
 use zero_model::NetworkEvaluator;
-use zero_search::{CachedEvaluator, PlaySearch};
+use zero_search::{CachedEvaluator, PlaySearch, RolloutEvaluator};
 
 /// Positions a checkpoint player's evaluator remembers (one match's worth of repeated openings).
 const EVAL_CACHE: usize = 1 << 16;
@@ -31,7 +32,7 @@ impl<G: Registered> Entrant<G> {
         let spec = spec.for_game::<G>();
         let name = spec.name();
         let evaluator = match &spec.kind {
-            PlayerKind::Network(player) => Some(load(player)?),
+            PlayerKind::Network(player) => load(player)?,
             _ => None,
         };
         let tablebase = match &spec.kind {
@@ -93,11 +94,12 @@ impl<G: Registered> Entrant<G> {
     }
 
     /// A copy of the network of its own, for a game played beside others on a thread of its own (loaded again
-    /// from the checkpoint; the shared one for an entrant made around an evaluator, `None` for the baselines).
+    /// from its file; the shared one for an entrant made around an evaluator, `None` for the baselines and a
+    /// uniform player, whose games make their own).
     pub(crate) fn evaluator_copy(&self) -> Result<Option<SharedEvaluator<G>>, ArenaError> {
         match &self.spec.kind {
             // A network given in code has no file to load again: its games share it.
-            PlayerKind::Network(player) if matches!(player.network, Network::Checkpoint(_)) => Ok(Some(load(player)?)),
+            PlayerKind::Network(player) if !matches!(player.network, Network::Given(_)) => load(player),
             _ => Ok(self.evaluator.clone()),
         }
     }
@@ -125,20 +127,45 @@ impl<G: Registered> Entrant<G> {
                 let table = self.tablebase.clone().expect("prepared with its tablebase");
                 as_player_of::<G>(Box::new(TablebasePlayer::new(name, table, *placement, rng)))
             }
-            PlayerKind::Network(player) if !player.search.searches() => {
-                Box::new(PolicyPlayer::new(name, evaluator.expect("prepared with its evaluator")))
+            PlayerKind::Network(player) => {
+                let evaluator = match player.network {
+                    Network::Uniform => playouts(seed, stream),
+                    _ => evaluator.expect("prepared with its evaluator"),
+                };
+                network_player::<G>(name, player, evaluator, rng)
             }
-            PlayerKind::Network(player) => Box::new(SearchPlayer::new(
-                name,
-                evaluator.expect("prepared with its evaluator"),
-                player.search.config(),
-                player.search.budget(),
-                rng,
-                player.search.temperature,
-                zero_search::minimax::heuristic_judge::<G>,
-            )),
         }
     }
+}
+
+/// A network player of one game: its raw policy, or its search.
+fn network_player<G: Registered>(
+    name: String,
+    player: &NetworkPlayer,
+    evaluator: SharedEvaluator<G>,
+    rng: crate::player::PlayerRng,
+) -> Box<dyn Player<G>> {
+    match player.search.searches() {
+        false => Box::new(PolicyPlayer::new(name, evaluator)),
+        true => Box::new(SearchPlayer::new(
+            name,
+            evaluator,
+            player.search.config(),
+            player.search.budget(),
+            rng,
+            player.search.temperature,
+            zero_search::minimax::heuristic_judge::<G>,
+        )),
+    }
+}
+
+/// A uniform player's evaluator for one game: random playouts from a generator of the game's own, apart from
+/// the player's (which drives Gumbel's sampling), so that a match seed reproduces every game.
+fn playouts<G: Registered>(seed: u64, stream: u64) -> SharedEvaluator<G> {
+    const PLAYOUT_STREAMS: u64 = 1 << 32;
+    let seed = player_rng(seed, stream + PLAYOUT_STREAMS).random::<u64>();
+    let rollouts = RolloutEvaluator::new(seed, zero_search::rollout::DEFAULT_PLAYOUT_ACTIONS);
+    Arc::new(Mutex::new(Box::new(rollouts)))
 }
 
 /// Opens the tablebase of a `tablebase` player: the file named, or the default one; Bagh Chal only.
@@ -153,11 +180,17 @@ fn open_tablebase<G: Registered>(file: Option<&Path>) -> Result<Arc<zero_tableba
     Ok(Arc::new(table))
 }
 
-/// Loads a network player's checkpoint as a network evaluator with a cache of its own; a network handed over in
-/// code has no file to load.
-fn load<G: Registered>(player: &NetworkPlayer) -> Result<SharedEvaluator<G>, ArenaError> {
+/// Loads a network player's checkpoint (a bundle's) as a network evaluator with a cache of its own; a uniform
+/// player has none (each game makes its playouts'), a network handed over in code no file to load.
+fn load<G: Registered>(player: &NetworkPlayer) -> Result<Option<SharedEvaluator<G>>, ArenaError> {
+    let weights;
     let path = match &player.network {
         Network::Checkpoint(path) => path,
+        Network::Bundle { dir, .. } => {
+            weights = dir.join(zero_bundle::WEIGHTS_FILE);
+            &weights
+        }
+        Network::Uniform => return Ok(None),
         Network::Given(name) => {
             return Err(ArenaError::Invalid(format!(
                 "network {name} was handed over in code: it has no checkpoint to load"
@@ -173,5 +206,5 @@ fn load<G: Registered>(player: &NetworkPlayer) -> Result<SharedEvaluator<G>, Are
     })?;
     let evaluator = CachedEvaluator::new(evaluator, EVAL_CACHE);
     let boxed: Box<dyn zero_search::Evaluator<G> + Send> = Box::new(evaluator);
-    Ok(Arc::new(Mutex::new(boxed)))
+    Ok(Some(Arc::new(Mutex::new(boxed))))
 }

@@ -102,7 +102,7 @@ impl OracleSet {
         OracleSet { positions }
     }
 
-    /// Makes a set from games between the arena's engines and random play ([`SOURCES`]), each begun from a
+    /// Makes a set from games between the arena's engines and random play (`SOURCES`), each begun from a
     /// random opening of 2-10 moves: `per_side` sliding-phase positions with each side to move and `placement`
     /// end-of-placement ones, all of them positions where some move changes the result.
     pub fn generate(table: &Table, seed: u64, per_side: usize, placement: usize) -> Result<OracleSet, ArenaError> {

@@ -1,7 +1,10 @@
 //! Player specifications as written on the command line: `random`, `greedy`, `alphabeta:depth=4`,
 //! `alphabeta:nodes=100000`, `alphabeta:ms=200`, `mcts:sims=200`, `tablebase:ms=100` (Bagh Chal only),
-//! `ckpt:PATH,sims=64|ms=100|level=NAME[,temp=T][,root=puct|gumbel|FIRST/SECOND][,score=W|FIRST/SECOND][,device=D][,precision=auto|f32|bf16][,batch=N][,reuse=on|off]`, each with an optional
-//! `name=LABEL`. Parsing knows no game; [`crate::Entrant`] turns a spec into players of one game.
+//! `ckpt:PATH,sims=64|ms=100|level=NAME[,temp=T][,root=puct|gumbel|FIRST/SECOND][,score=W|FIRST/SECOND][,device=D][,precision=auto|f32|bf16][,batch=N][,reuse=on|off]`,
+//! `bundle:DIR[,...]` (a bot bundle, searching as its manifest says unless the spec changes it; the same keys),
+//! `uniform[:...]` (the search on uniform priors and random playouts, self-play's generation 0; the same keys but
+//! the path, device and precision), each with an optional `name=LABEL`. Parsing knows no game (a bundle is opened
+//! and verified, for its search); [`crate::Entrant`] turns a spec into players of one game.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -11,12 +14,12 @@ use zero_search::play::{C_PUCT_RANGE, FPU_RANGE, TEMPERATURE_RANGE};
 use zero_search::{PlaySearch, SideWeights};
 
 /// Why a player spec was refused; each names the part that is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum SpecError {
     #[error("empty player spec")]
     Empty,
     #[error(
-        "player spec {spec:?}: unknown player kind {kind:?}; known: random, greedy, alphabeta, mcts, ckpt, tablebase"
+        "player spec {spec:?}: unknown player kind {kind:?}; known: random, greedy, alphabeta, mcts, ckpt, bundle, uniform, tablebase"
     )]
     UnknownKind { spec: String, kind: String },
     #[error("player spec {spec:?}: unknown key {key:?} for {kind}; known: {known}")]
@@ -33,8 +36,14 @@ pub enum SpecError {
         value: String,
         expected: String,
     },
-    #[error("player spec {spec:?}: missing checkpoint path (write ckpt:PATH,sims=N)")]
-    MissingPath { spec: String },
+    #[error("player spec {spec:?}: missing {kind} path (write {kind}:PATH,sims=N)")]
+    MissingPath { spec: String, kind: &'static str },
+    #[error("player spec {spec:?}: {source}")]
+    Bundle {
+        spec: String,
+        #[source]
+        source: Box<zero_bundle::BundleError>,
+    },
     #[error("player spec {spec:?}: malformed part {part:?}: expected key=value")]
     Malformed { spec: String, part: String },
     #[error("player spec {spec:?}: bad value {value:?} for {key}: {reason}")]
@@ -56,7 +65,8 @@ pub enum PlayerKind {
     Mcts {
         simulations: u32,
     },
-    /// A network searching with the search crate's engine (`ckpt:PATH,...`): [`NetworkPlayer`].
+    /// A network searching with the search crate's engine (`ckpt:PATH,...`, `bundle:DIR,...`, `uniform:...`):
+    /// [`NetworkPlayer`].
     Network(NetworkPlayer),
     /// Bagh Chal's perfect player (`tablebase[:file=PATH][,ms=N|depth=N|nodes=N]`): the tablebase's best move in
     /// the sliding phase and the last placements it searches exactly ([`zero_tablebase::probe`]), alpha-beta
@@ -80,6 +90,12 @@ pub struct PlayerSpec {
 pub enum Network {
     /// A checkpoint file (`ckpt:PATH`).
     Checkpoint(PathBuf),
+    /// A bot bundle (`bundle:DIR`), verified when the spec was read: its checkpoint, with the search its manifest
+    /// says (`search`), which the spec's keys change.
+    Bundle { dir: PathBuf, search: PlaySearch },
+    /// No network (`uniform:`): uniform priors and the result of a random playout as the value, the model of
+    /// self-play's generation 0 ([`zero_search::RolloutEvaluator`]).
+    Uniform,
     /// A network handed over in code, by the name it plays under ([`crate::Entrant::searching_with_evaluator`]:
     /// tests, and callers that hold a network already); never read from text.
     Given(String),
@@ -104,6 +120,14 @@ pub struct NetworkPlayer {
 }
 
 impl NetworkPlayer {
+    /// The search a spec's keys change: a bundle's own, else [`PlaySearch::DEFAULT`].
+    pub fn base_search(&self) -> PlaySearch {
+        match &self.network {
+            Network::Bundle { search, .. } => *search,
+            _ => PLAY_SEARCH,
+        }
+    }
+
     /// The network at `network` searching as `search` says, on the CPU in [`PLAY_PRECISION`], at no level.
     pub fn new(network: Network, search: PlaySearch) -> NetworkPlayer {
         NetworkPlayer {
@@ -124,8 +148,10 @@ pub const MAX_ALPHABETA_NODES: u64 = 1_000_000_000;
 /// of 32 leaves f32 ran 1.55 times the simulations of bf16 on a CPU with native bf16 and scored better against
 /// alpha-beta at equal time (`docs/experiments/search-at-play.md`); bf16 pays only at self-play's batches of about 250.
 pub const PLAY_PRECISION: zero_model::Precision = zero_model::Precision::F32;
-/// The keys a `ckpt:` spec takes, as its refusal of another names them.
+/// The keys a `ckpt:` or `bundle:` spec takes, as its refusal of another names them.
 const CKPT_KEYS: &str = "PATH (first), path, sims, ms, level, temp, root, score, device, precision, batch, reuse, cpuct, fpu, minimax, name";
+/// The keys a `uniform:` spec takes: a network player's but those of a network (its path, device, precision).
+const UNIFORM_KEYS: &str = "sims, ms, level, temp, root, score, batch, reuse, cpuct, fpu, minimax, name";
 /// The search of a `ckpt:` player that names nothing: 64 simulations, a PUCT root played at temperature 0 (the
 /// most visited action; self-play's own default is Gumbel, `root=gumbel` gives that, `root=gumbel/puct` a root for
 /// each side), the search crate's constants.
@@ -155,6 +181,31 @@ impl PlayerSpec {
     pub fn labelled(mut self, label: impl Into<String>) -> PlayerSpec {
         self.label = Some(label.into());
         self
+    }
+}
+
+/// Which network a network player's spec names, by its kind word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Checkpoint,
+    Bundle,
+    Uniform,
+}
+
+impl Source {
+    fn kind(self) -> &'static str {
+        match self {
+            Source::Checkpoint => "ckpt",
+            Source::Bundle => "bundle",
+            Source::Uniform => "uniform",
+        }
+    }
+
+    fn known_keys(self) -> &'static str {
+        match self {
+            Source::Uniform => UNIFORM_KEYS,
+            _ => CKPT_KEYS,
+        }
     }
 }
 
@@ -337,64 +388,116 @@ impl<'a> SpecParts<'a> {
         Ok(PlayerKind::Mcts { simulations })
     }
 
-    fn checkpoint(&self) -> Result<PlayerKind, SpecError> {
+    /// The path of a `ckpt:` or `bundle:` spec: its first part, or `path=` (the last one given); a `uniform:`
+    /// spec has none.
+    fn network_path(&self, source: Source) -> Result<Option<PathBuf>, SpecError> {
+        if source == Source::Uniform {
+            self.no_bare_parts()?;
+            return Ok(None);
+        }
         let mut path = match self.bare.as_slice() {
             [] => None,
             [first] if self.rest.trim_start().starts_with(first) => Some(PathBuf::from(first)),
             [.., wrong] => return Err(self.malformed(wrong)),
         };
-        let mut player = NetworkPlayer::new(Network::Given(String::new()), PLAY_SEARCH);
-        let search = &mut player.search;
         for &(key, value) in &self.pairs {
-            match key {
-                "path" => path = Some(value).filter(|v| !v.is_empty()).map(PathBuf::from),
-                "cpuct" => search.c_puct = self.decimal(key, value, C_PUCT_RANGE, "a number from 0.01 to 100")?,
-                "fpu" => search.fpu_reduction = self.decimal(key, value, FPU_RANGE, "a number from 0 to 4")?,
-                "minimax" => search.minimax_weight = self.decimal(key, value, 0.0..=1.0, "a weight from 0 to 1")?,
-                "level" => {
-                    player.level = Some(zero_search::Level::parse(value).map_err(|e| self.bad_value(key, value, e))?);
-                }
-                "temp" => {
-                    search.temperature = self.decimal(key, value, TEMPERATURE_RANGE, "a temperature from 0 to 10")?;
-                }
-                "sims" => search.sims = self.simulations(key, value, 0)?,
-                "ms" => search.movetime_ms = Some(self.move_time(key, value)?),
-                "device" => player.device = value.parse().map_err(|e| self.bad_value(key, value, e))?,
-                "root" => search.root = value.parse().map_err(|e| self.bad_value(key, value, e))?,
-                "score" => search.score_utility = self.side_weights(key, value)?,
-                "precision" => player.precision = value.parse().map_err(|e| self.bad_value(key, value, e))?,
-                "batch" => {
-                    search.leaf_batch = self.bounded(key, value, 1..=u64::from(MAX_LEAF_BATCH), "leaves")? as u32
-                }
-                "reuse" => {
-                    search.tree_reuse = match value {
-                        "on" => true,
-                        "off" => false,
-                        _ => return Err(self.bad_value(key, value, "expected on or off")),
-                    }
-                }
-                _ => {
-                    return Err(self.unknown("ckpt", key, CKPT_KEYS));
-                }
+            if key == "path" {
+                path = Some(value).filter(|v| !v.is_empty()).map(PathBuf::from);
             }
         }
-        let path = path.ok_or_else(|| SpecError::MissingPath {
+        let missing = || SpecError::MissingPath {
             spec: self.spec.to_string(),
-        })?;
-        player.network = Network::Checkpoint(path);
-        if let Some(ms) = player.search.movetime_ms
-            && self.pairs.iter().any(|&(key, _)| key == "sims")
-        {
-            return Err(self.bad_value("ms", &ms.to_string(), "give sims=N or ms=N, not both"));
+            kind: source.kind(),
+        };
+        path.map(Some).ok_or_else(missing)
+    }
+
+    /// The network a spec names; a bundle is opened and verified here, for the search its manifest holds.
+    fn network_of(&self, source: Source) -> Result<Network, SpecError> {
+        let path = self.network_path(source)?;
+        Ok(match (source, path) {
+            (Source::Checkpoint, Some(path)) => Network::Checkpoint(path),
+            (Source::Bundle, Some(dir)) => {
+                let bundle = zero_bundle::Bundle::open(&dir).map_err(|source| SpecError::Bundle {
+                    spec: self.spec.to_string(),
+                    source: Box::new(source),
+                })?;
+                Network::Bundle {
+                    dir,
+                    search: bundle.manifest.search,
+                }
+            }
+            _ => Network::Uniform,
+        })
+    }
+
+    /// A network player: `ckpt:PATH,...`, `bundle:DIR,...` or `uniform:...`, its keys applied to the network's
+    /// own search (a bundle's, else the default).
+    fn network(&self, source: Source) -> Result<PlayerKind, SpecError> {
+        let mut player = NetworkPlayer::new(self.network_of(source)?, PLAY_SEARCH);
+        player.search = player.base_search();
+        for &(key, value) in &self.pairs {
+            match key {
+                "path" if source != Source::Uniform => {}
+                "device" | "precision" if source == Source::Uniform => {
+                    return Err(self.unknown(source.kind(), key, source.known_keys()));
+                }
+                _ => self.network_setting(&mut player, source, key, value)?,
+            }
         }
-        if player.level.is_some() && self.pairs.iter().any(|&(k, _)| k == "sims" || k == "ms" || k == "temp") {
+        let given = |wanted: &[&str]| self.pairs.iter().any(|(key, _)| wanted.contains(key));
+        if given(&["sims"]) && given(&["ms"]) {
+            let ms = player.search.movetime_ms.unwrap_or_default().to_string();
+            return Err(self.bad_value("ms", &ms, "give sims=N or ms=N, not both"));
+        }
+        if player.level.is_some() && given(&["sims", "ms", "temp"]) {
             return Err(self.bad_value(
                 "level",
                 "",
                 "a level sets the simulations and the temperature: give level=NAME or sims/ms/temp, not both",
             ));
         }
+        if player.level.is_some() {
+            // A level's budget is simulations: a bundle's time per move gives way to it.
+            player.search.movetime_ms = None;
+        }
         Ok(PlayerKind::Network(player))
+    }
+
+    /// Applies one `key=value` of a network player's spec.
+    fn network_setting(
+        &self,
+        player: &mut NetworkPlayer,
+        source: Source,
+        key: &str,
+        value: &str,
+    ) -> Result<(), SpecError> {
+        let search = &mut player.search;
+        match key {
+            "cpuct" => search.c_puct = self.decimal(key, value, C_PUCT_RANGE, "a number from 0.01 to 100")?,
+            "fpu" => search.fpu_reduction = self.decimal(key, value, FPU_RANGE, "a number from 0 to 4")?,
+            "minimax" => search.minimax_weight = self.decimal(key, value, 0.0..=1.0, "a weight from 0 to 1")?,
+            "level" => {
+                player.level = Some(zero_search::Level::parse(value).map_err(|e| self.bad_value(key, value, e))?)
+            }
+            "temp" => search.temperature = self.decimal(key, value, TEMPERATURE_RANGE, "a temperature from 0 to 10")?,
+            "sims" => *search = search.on_simulations(self.simulations(key, value, 0)?),
+            "ms" => search.movetime_ms = Some(self.move_time(key, value)?),
+            "device" => player.device = value.parse().map_err(|e| self.bad_value(key, value, e))?,
+            "root" => search.root = value.parse().map_err(|e| self.bad_value(key, value, e))?,
+            "score" => search.score_utility = self.side_weights(key, value)?,
+            "precision" => player.precision = value.parse().map_err(|e| self.bad_value(key, value, e))?,
+            "batch" => search.leaf_batch = self.bounded(key, value, 1..=u64::from(MAX_LEAF_BATCH), "leaves")? as u32,
+            "reuse" => {
+                search.tree_reuse = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(self.bad_value(key, value, "expected on or off")),
+                }
+            }
+            _ => return Err(self.unknown(source.kind(), key, source.known_keys())),
+        }
+        Ok(())
     }
 
     /// Score weights, `score=W` or `score=FIRST/SECOND`, each within [0, [`MAX_SCORE_UTILITY`]].
@@ -431,7 +534,9 @@ impl PlayerSpec {
             }
             "alphabeta" | "ab" => parts.alphabeta()?,
             "mcts" | "uct" => parts.mcts()?,
-            "ckpt" => parts.checkpoint()?,
+            "ckpt" => parts.network(Source::Checkpoint)?,
+            "bundle" => parts.network(Source::Bundle)?,
+            "uniform" => parts.network(Source::Uniform)?,
             "tablebase" => parts.tablebase()?,
             other => {
                 return Err(SpecError::UnknownKind {
@@ -503,34 +608,35 @@ impl PlayerSpec {
     }
 }
 
-/// A network player's canonical spec: its budget, then every search setting that differs from the defaults
-/// where a search runs at all (a raw policy uses none).
+/// A network player's canonical spec: its network, its budget, then every search setting that differs from its
+/// network's own search (a bundle's, else the default) where a search runs at all (a raw policy uses none).
 fn network_spec(player: &NetworkPlayer) -> String {
     let search = &player.search;
-    let budget = match (player.level, search.movetime_ms) {
+    let (kind, mut parts) = match &player.network {
+        Network::Checkpoint(path) => ("ckpt", vec![path_part(path)]),
+        Network::Bundle { dir, .. } => ("bundle", vec![path_part(dir)]),
+        Network::Uniform => ("uniform", vec![]),
+        Network::Given(name) => ("ckpt", vec![format!("path={name}")]),
+    };
+    parts.push(match (player.level, search.movetime_ms) {
         (Some(level), _) => format!("level={}", level.name),
         (None, Some(ms)) => format!("ms={ms}"),
         (None, None) => format!("sims={}", search.sims),
-    };
-    let network = match &player.network {
-        Network::Checkpoint(path) => path_part(path),
-        Network::Given(name) => format!("path={name}"),
-    };
-    let mut spec = format!("ckpt:{network},{budget}");
+    });
     // The settings a search uses are written only where a search runs at all (a raw policy uses none); a
     // temperature where no level sets it.
     let searches = search.searches() || player.level.is_some();
-    for (key, value) in search.changed_settings() {
+    for (key, value) in search.changed_from(&player.base_search()) {
         let written = if key == "temp" {
             player.level.is_none()
         } else {
             searches
         };
         if written {
-            spec.push_str(&format!(",{key}={value}"));
+            parts.push(format!("{key}={value}"));
         }
     }
-    spec
+    format!("{kind}:{}", parts.join(","))
 }
 
 impl PlayerSpec {

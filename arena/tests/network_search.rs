@@ -210,3 +210,37 @@ fn a_network_player_from_code_loads_a_path_with_commas_spaces_and_equals() {
     assert!(Entrant::<BaghChal>::prepare(spec).is_err());
     cleanup(&path);
 }
+
+#[test]
+fn a_uniform_player_searches_without_a_network_and_replays_from_its_seed() {
+    // Self-play's generation 0 as a player: uniform priors, random playouts as values, the search of any network
+    // player (here Gumbel's root), each game's playouts seeded from the match seed.
+    let rules = Tours::parse_rules(None, &["max_plies=120".to_string()]).unwrap();
+    let book = OpeningBook::generate::<Tours>(&rules, 4, 2, 2, 6);
+    let entrants: Vec<Entrant<Tours>> = vec![
+        Entrant::parse("random").unwrap(),
+        Entrant::parse("uniform:sims=16,root=gumbel").unwrap(),
+    ];
+    assert_eq!(entrants[1].name(), "uniform:sims=16,root=gumbel");
+    let options = MatchOptions {
+        games_per_pair: 4,
+        seed: 5,
+        max_plies: 2000,
+        first_opening: 0,
+        timed_games_at_once: 1,
+    };
+    let result = round_robin(&rules, &entrants, &book, &options, &|_| {}).unwrap();
+    assert_eq!(result.records.len(), 4);
+    for record in &result.records {
+        let (_, outcome) = replay::<Tours>(record).unwrap();
+        assert!(agrees(record, outcome), "{record:?} replays to {outcome:?}");
+    }
+    let sims = result.standings.get(entrants[1].name()).unwrap().sims_per_move;
+    assert!(sims.is_some_and(|s| s > 0.0), "{}", result.standings.table());
+    let again = round_robin(&rules, &entrants, &book, &options, &|_| {}).unwrap();
+    assert_eq!(again.records, result.records);
+    // Its search finds the win in one that a fresh network's finds.
+    let game = Tours::from_position(&rules, "w a1:ww a3:b b3:b").unwrap();
+    let mv = entrants[1].player(1, 0).choose_move(&game);
+    assert_eq!(game.format_move(&mv), "Ca1:n");
+}

@@ -399,3 +399,41 @@ fn network(spec: &PlayerSpec) -> NetworkPlayer {
 fn parsed(text: &str) -> NetworkPlayer {
     network(&PlayerSpec::parse(text).unwrap())
 }
+
+#[test]
+fn a_uniform_player_takes_a_search_and_no_network_settings() {
+    let uniform = PlayerSpec::parse("uniform:sims=32,root=gumbel,cpuct=2,name=gen0").unwrap();
+    let player = network(&uniform);
+    assert_eq!(player.network, Network::Uniform);
+    assert_eq!((player.search.sims, player.search.c_puct), (32, 2.0));
+    assert_eq!(uniform.canonical(), "uniform:sims=32,root=gumbel,cpuct=2");
+    assert_eq!(PlayerSpec::parse("uniform").unwrap().canonical(), "uniform:sims=64");
+    assert_eq!(PlayerSpec::parse(&uniform.canonical()).unwrap().kind, uniform.kind);
+    // What only a network has is refused, naming the key.
+    for (spec, key) in [
+        ("uniform:path=x.safetensors", "path"),
+        ("uniform:device=cpu", "device"),
+        ("uniform:precision=f32", "precision"),
+    ] {
+        let err = PlayerSpec::parse(spec).unwrap_err();
+        assert!(
+            matches!(&err, SpecError::UnknownKey { key: k, kind: "uniform", .. } if k == key),
+            "{err}"
+        );
+    }
+    assert!(matches!(
+        PlayerSpec::parse("uniform:x.safetensors").unwrap_err(),
+        SpecError::Malformed { .. }
+    ));
+}
+
+#[test]
+fn a_bundle_spec_names_its_directory_and_is_refused_when_it_does_not_open() {
+    assert!(matches!(
+        PlayerSpec::parse("bundle:sims=8").unwrap_err(),
+        SpecError::MissingPath { kind: "bundle", .. }
+    ));
+    let err = PlayerSpec::parse("bundle:/nonexistent/zero-bundle,sims=8").unwrap_err();
+    assert!(matches!(err, SpecError::Bundle { .. }), "{err}");
+    assert!(err.to_string().contains("/nonexistent/zero-bundle"), "{err}");
+}

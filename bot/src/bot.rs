@@ -3,9 +3,9 @@
 //! and the web page all think through it. The network runs on libtorch or, through [`Runtime::Onnx`], on tract
 //! (pure Rust): a build without the `torch` feature has only the latter.
 
-use crate::bundle::Bundle;
 use crate::error::Result;
 use std::time::Duration;
+use zero_bundle::Bundle;
 use zero_games::ActionList;
 use zero_games::{Encoding, Game, Heuristic, Outcome};
 use zero_search::minimax::heuristic_judge;
@@ -90,11 +90,24 @@ fn network<G: Encoding>(bundle: &Bundle, runtime: Runtime) -> Result<BoxedEvalua
         #[cfg(not(feature = "torch"))]
         Runtime::Torch | Runtime::TorchBf16 => crate::error::bail!("this build has no libtorch: use the onnx runtime"),
         #[cfg(feature = "onnx")]
-        Runtime::Onnx => Box::new(zero_onnx::OnnxEvaluator::<G>::from_bytes(&bundle.onnx()?, "network")?),
+        Runtime::Onnx => Box::new(zero_onnx::OnnxEvaluator::<G>::from_bytes(&onnx_of(bundle)?, "network")?),
         #[cfg(not(feature = "onnx"))]
         Runtime::Onnx => crate::error::bail!("{NO_ONNX_RUNTIME}"),
     };
     Ok(Box::new(CachedEvaluator::new(evaluator, EVAL_CACHE)))
+}
+
+/// The bundle's network as ONNX: its `network.onnx` (verified against the manifest on open) or, for a bundle
+/// exported before it had one, written from its checkpoint now.
+#[cfg(feature = "onnx")]
+fn onnx_of(bundle: &Bundle) -> Result<Vec<u8>> {
+    use crate::error::Context;
+    if bundle.manifest.files.contains_key(zero_bundle::ONNX_FILE) {
+        let path = bundle.dir.join(zero_bundle::ONNX_FILE);
+        return Ok(zero_io::read_bounded(&path, zero_io::FileKind::Network)?);
+    }
+    zero_onnx::checkpoint_file_to_onnx(&bundle.weights())
+        .with_context(|| format!("bundle {}: writing its checkpoint as ONNX", bundle.dir.display()))
 }
 
 /// What the bot decided, in notation.

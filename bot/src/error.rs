@@ -13,6 +13,8 @@ zero_edge::library_error! {
         Io(std::io::Error) in std::io::Error,
         /// A JSON file that does not parse or does not fit its layout.
         Json(serde_json::Error) in serde_json::Error,
+        /// A bundle that does not open.
+        Bundle(zero_bundle::BundleError) in Box<zero_bundle::BundleError>,
         /// A checkpoint that cannot be read.
         Checkpoint(zero_checkpoint::CheckpointError) in Box<zero_checkpoint::CheckpointError>,
         /// The ONNX model could not be written or run.

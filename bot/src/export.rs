@@ -2,14 +2,14 @@
 //! against the network it came from, and the manifest with every file's SHA-256. The bundle is written into a
 //! temporary sibling directory and renamed into place at the end, so a reader never sees half of one.
 
-use crate::bundle::{
-    FileDigest, LevelRating, MANIFEST_FILE, MANIFEST_VERSION, Manifest, ONNX_FILE, Provenance, REQUIRED_FILES,
-    TORCHSCRIPT_FILE, TorchScriptInfo, WEIGHTS_FILE, sha256_file,
-};
 use crate::error::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::path::Path;
 use tch::{CModule, Device, Tensor, nn::ModuleT};
+use zero_bundle::{
+    FileDigest, LevelRating, MANIFEST_FILE, MANIFEST_VERSION, Manifest, ONNX_FILE, Provenance, REQUIRED_FILES,
+    TORCHSCRIPT_FILE, TorchScriptInfo, WEIGHTS_FILE, sha256_file,
+};
 use zero_games::{Encoding, GameKind};
 use zero_model::{Checkpoint, CheckpointMeta};
 

@@ -1,4 +1,4 @@
-//! Playing a trained zero network, from the tools people use: a verified bot bundle ([`bundle`]: weights,
+//! Playing a trained zero network, from the tools people use: a verified bot bundle ([`zero_bundle`]: weights,
 //! TorchScript, manifest with SHA-256s), and three front ends over one [`Bot`] that thinks through the search
 //! crate's engine: the UCI-like line protocol for programs ([`protocol`], `zero bot`), the terminal game for
 //! people ([`play`], `zero play`) and the web page with its JSON API ([`serve`], `zero serve`, over [`http`]).
@@ -6,7 +6,6 @@
 //! `docs/bundle.md` and `docs/protocol.md`.
 
 pub mod bot;
-pub mod bundle;
 pub mod cli;
 pub mod error;
 #[cfg(feature = "torch")]
@@ -21,7 +20,7 @@ pub mod record;
 pub mod serve;
 
 pub use bot::{Bot, Decision, MoveStats, NO_ONNX_RUNTIME, Runtime, describe_outcome};
-pub use bundle::{Bundle, LevelRating, Manifest};
 pub use error::BotError;
 #[cfg(feature = "torch")]
 pub use export::{ExportOptions, export};
+pub use zero_bundle::{Bundle, LevelRating, Manifest};

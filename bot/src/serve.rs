@@ -5,7 +5,6 @@
 //! rather than queueing), and the HTTP layer ([`crate::http`]) bounds requests in flight and bodies.
 
 use crate::bot::{Bot, describe_outcome, permille_wdl};
-use crate::bundle::Bundle;
 use crate::error::{Context, Result};
 use crate::http::{self, Request, Response};
 use serde_json::{Value, json};
@@ -13,6 +12,7 @@ use std::collections::HashMap;
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex, TryLockError};
 use std::time::Instant;
+use zero_bundle::Bundle;
 use zero_games::{Encoding, Game, Heuristic, Side};
 
 const PAGE: &str = include_str!("page.html");

@@ -121,7 +121,11 @@ impl PlaySearch {
     /// arena's spec key) and value, in a fixed order: `root`, `batch`, `reuse`, `cpuct`, `fpu`, `minimax`,
     /// `score`, `temp`. What a player spec writes and what names the files of a run's equal-time matches.
     pub fn changed_settings(&self) -> Vec<(&'static str, String)> {
-        let default = PlaySearch::DEFAULT;
+        self.changed_from(&PlaySearch::DEFAULT)
+    }
+
+    /// [`PlaySearch::changed_settings`] against another search than the default (a bundle's own).
+    pub fn changed_from(&self, default: &PlaySearch) -> Vec<(&'static str, String)> {
         let on_off = |on: bool| if on { "on" } else { "off" }.to_string();
         let settings = [
             ("root", self.root != default.root, self.root.to_string()),

@@ -6,6 +6,10 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use zero_games::{ActionList, Game};
 
+/// The actions a playout runs before it is cut off unless a caller says otherwise (self-play's
+/// `rollout_max_actions`, the arena's `uniform:` players): past any game's usual length.
+pub const DEFAULT_PLAYOUT_ACTIONS: u32 = 400;
+
 /// Uniform priors; value = result of a random playout to the end from the side to move's view (0 when the
 /// playout is cut off after `max_actions` actions). Seeded, so a run is reproducible.
 #[derive(Debug, Clone)]

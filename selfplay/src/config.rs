@@ -243,7 +243,7 @@ impl Default for SelfPlayConfig {
             workers: 1,
             seed: 1,
             games_per_shard: 256,
-            rollout_max_actions: 400,
+            rollout_max_actions: zero_search::rollout::DEFAULT_PLAYOUT_ACTIONS,
             eval_cache: 0,
             precision: zero_model::Precision::Auto,
             draw_score: 0.0,

@@ -9,10 +9,12 @@
 //! - `network.onnx`: the same network as ONNX (outputs `policy`, `wdl` and `moves_left` apart), for ONNX
 //!   Runtime, tract and the libtorch-free bot; bundles exported before it existed have none and still open.
 //!
-//! The layout is documented in `docs/bundle.md`. Opening and verifying a bundle needs no libtorch; writing one
-//! does ([`crate::export()`], with the `torch` feature).
+//! The layout is documented in `docs/bundle.md`. A crate of its own, without libtorch, so that what reads a bundle
+//! sits below everything that plays one: the arena (`bundle:DIR` players) and the bot; writing one needs libtorch
+//! and lives in the bot (`zero_bot::export`).
 
-use crate::error::{Context, Result, bail};
+pub use error::{BundleError, Result};
+use error::{Context, bail};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -23,6 +25,8 @@ use zero_games::{Encoding, GameKind};
 use zero_io::FileKind;
 use zero_search::PlaySearch;
 
+mod error;
+
 /// Version of the manifest layout; a loader refuses any other.
 pub const MANIFEST_VERSION: u32 = 1;
 pub const MANIFEST_FILE: &str = "manifest.json";
@@ -31,7 +35,7 @@ pub const TORCHSCRIPT_FILE: &str = "network.pt";
 pub const ONNX_FILE: &str = "network.onnx";
 
 /// The files every bundle must hold besides its manifest.
-pub(crate) const REQUIRED_FILES: &[&str] = &[WEIGHTS_FILE, TORCHSCRIPT_FILE];
+pub const REQUIRED_FILES: &[&str] = &[WEIGHTS_FILE, TORCHSCRIPT_FILE];
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -122,8 +126,8 @@ pub struct Bundle {
     pub manifest: Manifest,
 }
 
-#[cfg(feature = "torch")]
-pub(crate) fn sha256_file(path: &Path) -> Result<FileDigest> {
+/// The SHA-256 and size of the file at `path` (at most a network file's cap), as a manifest records it.
+pub fn sha256_file(path: &Path) -> Result<FileDigest> {
     let (file, _) = zero_io::open_bounded(path, FileKind::Network)?;
     sha256_of(file, path)
 }
@@ -149,9 +153,10 @@ impl Bundle {
         let manifest = read_manifest(dir)?;
         verify_files(dir, &manifest)?;
         check_level_ratings(dir, &manifest)?;
-        manifest.search.validate().map_err(|e| {
-            crate::error::BotError::invalid(format!("bundle {}: {MANIFEST_FILE}: search.{e}", dir.display()))
-        })?;
+        manifest
+            .search
+            .validate()
+            .map_err(|e| BundleError::invalid(format!("bundle {}: {MANIFEST_FILE}: search.{e}", dir.display())))?;
         check_checkpoint(dir, &manifest, &zero_checkpoint::read_meta(&dir.join(WEIGHTS_FILE))?)?;
         Ok(Bundle {
             dir: dir.to_path_buf(),
@@ -169,17 +174,6 @@ impl Bundle {
 
     pub fn weights(&self) -> PathBuf {
         self.dir.join(WEIGHTS_FILE)
-    }
-
-    /// The bundle's network as ONNX: its `network.onnx` (verified against the manifest on open) or, for a
-    /// bundle exported before it had one, written from its checkpoint now.
-    pub fn onnx(&self) -> Result<Vec<u8>> {
-        if self.manifest.files.contains_key(ONNX_FILE) {
-            let path = self.dir.join(ONNX_FILE);
-            return Ok(zero_io::read_bounded(&path, FileKind::Network)?);
-        }
-        zero_onnx::checkpoint_file_to_onnx(&self.weights())
-            .with_context(|| format!("bundle {}: writing its checkpoint as ONNX", self.dir.display()))
     }
 
     /// The bundle's rule set for game `G`.
@@ -261,7 +255,7 @@ fn verify_files(dir: &Path, manifest: &Manifest) -> Result<()> {
 fn check_level_ratings(dir: &Path, manifest: &Manifest) -> Result<()> {
     for rating in &manifest.level_ratings {
         zero_search::Level::parse(&rating.level)
-            .map_err(|e| crate::error::BotError::invalid(format!("bundle {}: level_ratings: {e}", dir.display())))?;
+            .map_err(|e| BundleError::invalid(format!("bundle {}: level_ratings: {e}", dir.display())))?;
         if !rating.elo.is_finite() || !rating.interval.is_finite() || rating.interval < 0.0 {
             bail!(
                 "bundle {}: level_ratings: {}'s rating is not a finite Elo with a non-negative interval",
