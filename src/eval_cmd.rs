@@ -50,12 +50,8 @@ pub struct EvalArgs {
     /// Seed of the generated openings (without --openings) and of every player's random choices.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// A named variant or preset of the rules.
-    #[arg(long)]
-    pub variant: Option<String>,
-    /// A rule option as key=value (repeatable), applied after the variant.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    #[command(flatten)]
+    pub rules: crate::rules_cmd::RulesArgs,
 }
 
 pub fn run(args: EvalArgs) -> Result<()> {
@@ -63,7 +59,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
 }
 
 fn eval<G: Registered>(args: EvalArgs) -> Result<()> {
-    let rules = G::parse_rules(args.variant.as_deref(), &args.set).with_context(|| format!("rules of {}", G::NAME))?;
+    let rules = args.rules.rules::<G>()?;
     let mut entrants = Vec::new();
     for text in &args.players {
         let spec = PlayerSpec::parse(text)?;

@@ -4,18 +4,32 @@ use anyhow::{Context, Result};
 use clap::Args;
 use zero_games::{Game, GameKind, perft_divide, with_game};
 
-/// A game, its rules and a position.
+/// The rules a command is played under: `--variant` and `--set` (every command that takes rules on its line).
 #[derive(Args, Debug, Clone)]
-pub struct PositionArgs {
-    /// The game.
-    #[arg(value_parser = crate::game_arg::parser())]
-    pub game: GameKind,
+pub struct RulesArgs {
     /// A named variant or preset of the rules.
     #[arg(long)]
     pub variant: Option<String>,
     /// A rule option as key=value (repeatable), applied after the variant.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+}
+
+impl RulesArgs {
+    /// The rule set of game `G` these arguments name.
+    pub fn rules<G: Game>(&self) -> Result<G::Rules> {
+        G::parse_rules(self.variant.as_deref(), &self.set).with_context(|| format!("rules of {}", G::NAME))
+    }
+}
+
+/// A game, its rules and a position.
+#[derive(Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// The game.
+    #[arg(value_parser = crate::game_arg::parser())]
+    pub game: GameKind,
+    #[command(flatten)]
+    pub rules: RulesArgs,
     /// The position in the game's notation; `start` is the initial position.
     #[arg(long, default_value = "start")]
     pub position: String,
@@ -24,8 +38,7 @@ pub struct PositionArgs {
 impl PositionArgs {
     /// The game in the named position, under the named rules.
     pub fn load<G: Game>(&self) -> Result<G> {
-        let rules =
-            G::parse_rules(self.variant.as_deref(), &self.set).with_context(|| format!("rules of {}", G::NAME))?;
+        let rules = self.rules.rules::<G>()?;
         G::from_position(&rules, &self.position).with_context(|| format!("--position for {}", G::NAME))
     }
 }

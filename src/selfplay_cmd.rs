@@ -41,7 +41,7 @@ pub struct SelfPlayArgs {
 
 /// Plays `--games` games with `--model` into `--out`.
 fn play<G: Registered>(args: &SelfPlayArgs, config: &RunConfig) -> Result<()> {
-    let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+    let rules = config.rules_of::<G>()?;
     let mut sp = config.selfplay.clone();
     if let Some(w) = args.workers {
         sp.workers = w;

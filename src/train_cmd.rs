@@ -42,7 +42,7 @@ fn train<G: Encoding>(args: &TrainArgs, config: &RunConfig) -> Result<()> {
     let device_text = args.device.clone().unwrap_or_else(|| train.device.clone());
     let device = device_text.parse::<DeviceChoice>()?.resolve()?;
     tch::set_num_threads(train.threads);
-    let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+    let rules = config.rules_of::<G>()?;
     let memory = check_memory::<G>(&train)?;
     let index = open_window::<G>(&args.data, &rules, &train, &mut zero_data::FooterCache::default())?;
     let mut trainer = match &args.from {

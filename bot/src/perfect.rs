@@ -36,13 +36,11 @@ pub struct NoAnswer(String);
 
 /// What the tablebase says of `game`: none for another game, the reason where it has no answer.
 pub fn perfect_play<G: Game>(table: &Table, game: &G) -> Option<Result<PerfectPlay, NoAnswer>> {
-    if G::NAME != BaghChal::NAME {
-        return None;
-    }
+    let baghchal = (game as &dyn std::any::Any).downcast_ref::<BaghChal>()?;
     let answer = (|| {
-        let rules =
-            BaghChal::parse_rules(None, &G::describe_rules(game.rules())).map_err(|e| NoAnswer(e.to_string()))?;
-        let position = BaghChal::from_position(&rules, &game.position()).map_err(|e| NoAnswer(e.to_string()))?;
+        // The position on a fresh history, as the table knows positions.
+        let position =
+            BaghChal::from_position(baghchal.rules(), &baghchal.position()).map_err(|e| NoAnswer(e.to_string()))?;
         let probe = table.probe(&position).map_err(|e| NoAnswer(e.to_string()))?;
         // The game's own legal moves: under the repetition ban its history may forbid some the position allows.
         let mut legal = Vec::new();

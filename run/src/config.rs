@@ -472,7 +472,12 @@ fn apply_override(root: &mut toml::Table, text: &str) -> Result<()> {
 impl RunConfig {
     /// Checks the parts that serde cannot: the rules parse for the game.
     pub fn check_rules(&self) -> Result<()> {
-        with_game!(self.game, G => G::parse_rules(self.variant.as_deref(), &self.rules).map(|_| ()))
+        with_game!(self.game, G => self.rules_of::<G>().map(|_| ()))
+    }
+
+    /// The rule set of game `G` the config names (`variant`, then the `rules` options); the refusal names the keys.
+    pub fn rules_of<G: Game>(&self) -> Result<G::Rules> {
+        G::parse_rules(self.variant.as_deref(), &self.rules)
             .map_err(|e| crate::error::RunError::invalid(format!("keys `variant`/`rules`: {e}")))
     }
 }

@@ -30,7 +30,7 @@ pub struct FollowOptions {
 pub fn follow<G: Registered>(config: &RunConfig, run_dir: &Path, options: FollowOptions) -> Result<()> {
     end_between_writes_on_signals()?;
     let paths = zero_rundir::RunPaths::new(run_dir);
-    let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+    let rules = config.rules_of::<G>()?;
     let mut sp = config.selfplay.clone();
     if let Some(w) = options.workers {
         sp.workers = w.max(1);

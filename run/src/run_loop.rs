@@ -159,7 +159,7 @@ fn resolve(args: &RunRequest) -> Result<Resolved> {
 /// The loop: each generation plays, trains and evaluates in turn, recording its phase after each so that a
 /// killed run goes on from the phase it was in.
 fn run_loop<G: Registered>(config: &RunConfig, dir: &RunDir, build: &str) -> Result<()> {
-    let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+    let rules = config.rules_of::<G>()?;
     let mut state = dir.load_state()?;
     let device = config.train.device.parse::<DeviceChoice>()?.resolve()?;
     // A run replays bit for bit only on the same kind of CPU and number format (docs/run.md, "Resuming").

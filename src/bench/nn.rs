@@ -112,7 +112,7 @@ fn matmul_gflops(device: Device, seconds: f64) -> f64 {
 
 fn bench<G: Encoding>(args: &NnBenchArgs, config: &RunConfig, device: Device) -> Result<()> {
     tch::set_num_threads(args.threads);
-    let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+    let rules = config.rules_of::<G>()?;
     let shape = NetShape::of::<G>();
     let flops = config.network.flops_per_eval(shape);
     let vs = nn::VarStore::new(device);

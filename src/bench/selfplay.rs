@@ -91,7 +91,7 @@ fn bench<G: Registered>(args: &SelfPlayBenchArgs, mut config: RunConfig) -> Resu
     if let Some(precision) = args.precision {
         config.selfplay.precision = precision;
     }
-    let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+    let rules = config.rules_of::<G>()?;
     let mut sp: SelfPlayConfig = config.selfplay.clone();
     if let Some(w) = args.workers {
         sp.workers = w.max(1);

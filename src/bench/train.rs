@@ -148,7 +148,7 @@ fn bench<G: Encoding>(args: &TrainBenchArgs, config: &RunConfig) -> Result<()> {
     }
     let device = train.device.parse::<DeviceChoice>()?.resolve()?;
     tch::set_num_threads(train.threads);
-    let rules = G::parse_rules(config.variant.as_deref(), &config.rules)?;
+    let rules = config.rules_of::<G>()?;
     let memory = check_memory::<G>(&train)?;
     let temporary = tempfile::tempdir()?;
     let data = training_data::<G>(args, &rules, temporary.path())?;
