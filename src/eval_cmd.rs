@@ -2,11 +2,12 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use zero_arena::{
-    BookRequest, Entrant, MatchOptions, MatchRecord, OpeningBook, PlayerSpec, RoundRobin, round_robin,
-    round_robin_games,
+    BookRequest, Entrant, MatchOptions, MatchRecord, NetworkPlayer, OpeningBook, PlayerKind, PlayerSpec, RoundRobin,
+    round_robin, round_robin_games,
 };
 use zero_games::{GameKind, Registered, with_game};
 use zero_run::evaluate::side_scores;
@@ -112,6 +113,7 @@ fn eval<G: Registered>(args: EvalArgs) -> Result<()> {
             "game": G::NAME,
             "rules": G::describe_rules(&rules),
             "players": args.players,
+            "network_players": network_players(&entrants),
             "games_per_pair": options.games_per_pair,
             "first_opening": options.first_opening,
             "seed": args.seed,
@@ -125,6 +127,18 @@ fn eval<G: Registered>(args: EvalArgs) -> Result<()> {
         zero_arena::records::write_jsonl(path, &records)?;
     }
     Ok(())
+}
+
+/// Each network player by its name, typed: its network, the search it played with (a bundle's from its manifest),
+/// its level, device and precision.
+fn network_players<G: Registered>(entrants: &[Entrant<G>]) -> BTreeMap<&str, &NetworkPlayer> {
+    entrants
+        .iter()
+        .filter_map(|entrant| match &entrant.spec.kind {
+            PlayerKind::Network(player) => Some((entrant.name(), player)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Which of the book's openings the games began from: `from openings 10-59 of 64`, or a count where they do not

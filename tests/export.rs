@@ -429,13 +429,16 @@ fn export_records_a_minimax_weight_and_its_bot_plays_with_it() {
     );
 }
 
-/// The evaluation games of `player` against random (two games, one a side), as `zero eval --games-out` writes them.
+/// The evaluation games of `player` against random (two games, one a side), as `zero eval --games-out` writes them;
+/// `--out` writes the standings beside them (`.json`).
 fn games_against_random(player: &str, out: &Path) -> String {
     let games = out.to_str().unwrap();
     let args = [
         "eval", "--game", "tours", "--player", player, "--player", "random", "--games", "2",
     ];
-    let out = zero(&[&args[..], &["--seed", "3", "--games-out", games]].concat());
+    let standings = out.with_extension("json");
+    let outputs = ["--games-out", games, "--out", standings.to_str().unwrap()];
+    let out = zero(&[&args[..], &["--seed", "3"], &outputs[..]].concat());
     assert!(out.status.success(), "{}", text(&out.stderr));
     std::fs::read_to_string(games).unwrap()
 }
@@ -479,6 +482,11 @@ fn a_bundle_plays_in_the_arena_with_its_manifest_search_and_the_spec_changes_it(
         games_against_random(&as_checkpoint, &tmp.path().join("c.jsonl"))
     );
     assert_eq!(as_bundle.lines().count(), 2);
+    // The standings record the search the bundle's player played with, typed.
+    let standings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("b.json")).unwrap()).unwrap();
+    let recorded = &standings["network_players"]["net"]["network"]["bundle"]["search"];
+    assert_eq!(*recorded, serde_json::to_value(own).unwrap(), "{standings}");
     // A damaged bundle is refused by name before a game is played.
     let onnx = bundle.join("network.onnx");
     let mut bytes = std::fs::read(&onnx).unwrap();

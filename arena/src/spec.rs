@@ -85,8 +85,10 @@ pub struct PlayerSpec {
     pub label: Option<String>,
 }
 
-/// Where a network player's network comes from.
-#[derive(Debug, Clone, PartialEq)]
+/// Where a network player's network comes from; in files `{"checkpoint": PATH}`, `{"bundle": {"dir": DIR,
+/// "search": {...}}}`, `"uniform"` or `{"given": NAME}`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
 pub enum Network {
     /// A checkpoint file (`ckpt:PATH`).
     Checkpoint(PathBuf),
@@ -103,8 +105,10 @@ pub enum Network {
 
 /// A network player, the typed form of `ckpt:PATH,sims=64|ms=100|level=NAME,...`: its network, its search (the
 /// one type every judged player's search is, [`PlaySearch`]: budget, root, constants, weights, batch, reuse,
-/// temperature), a strength level, and where and in what number format its network runs.
-#[derive(Debug, Clone, PartialEq)]
+/// temperature), a strength level, and where and in what number format its network runs. Its serde form is what
+/// `zero eval --out` records of each network player (the search a bundle's manifest gave it included).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NetworkPlayer {
     pub network: Network,
     /// `sims` = 0 plays the raw policy; more, or `movetime_ms` (`ms=N`: equal thinking time with
@@ -113,10 +117,21 @@ pub struct NetworkPlayer {
     pub search: PlaySearch,
     /// A strength level (`level=NAME`): its game's simulations and temperature replace the search's when the
     /// spec is made ready for a game ([`PlayerSpec::for_game`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<zero_search::Level>,
+    #[serde(default = "cpu")]
     pub device: zero_model::DeviceChoice,
     /// The number format the network evaluates in (`precision=auto|f32|bf16`, default [`PLAY_PRECISION`]).
+    #[serde(default = "play_precision")]
     pub precision: zero_model::Precision,
+}
+
+fn cpu() -> zero_model::DeviceChoice {
+    zero_model::DeviceChoice::Cpu
+}
+
+fn play_precision() -> zero_model::Precision {
+    PLAY_PRECISION
 }
 
 impl NetworkPlayer {

@@ -437,3 +437,31 @@ fn a_bundle_spec_names_its_directory_and_is_refused_when_it_does_not_open() {
     assert!(matches!(err, SpecError::Bundle { .. }), "{err}");
     assert!(err.to_string().contains("/nonexistent/zero-bundle"), "{err}");
 }
+
+#[test]
+fn a_network_player_is_written_and_read_back_as_json() {
+    for spec in [
+        "ckpt:runs/a/gen3.safetensors,ms=100,root=gumbel/puct,score=0.5/0,batch=8,reuse=off,device=cuda:1",
+        "ckpt:x.safetensors,level=club,precision=bf16",
+        "uniform:sims=16,cpuct=2,fpu=0,minimax=0.5,temp=1",
+    ] {
+        let player = parsed(spec);
+        let json = serde_json::to_value(&player).unwrap();
+        let back: NetworkPlayer = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(back, player, "{spec}: {json}");
+    }
+    let json = serde_json::to_value(parsed("uniform:sims=16")).unwrap();
+    assert_eq!(json["network"], "uniform");
+    assert_eq!(
+        (json["device"].as_str(), json["precision"].as_str()),
+        (Some("cpu"), Some("f32"))
+    );
+    let read = |text: &str| serde_json::from_str::<NetworkPlayer>(text).map_err(|e| e.to_string());
+    let err = read(r#"{"network": "uniform", "search": {"sims": 8, "root": "puct"}, "level": "grandmaster"}"#);
+    assert!(err.as_ref().unwrap_err().contains("grandmaster"), "{err:?}");
+    let err = read(r#"{"network": {"checkpoint": "a"}, "search": {"sims": 8, "root": "puct"}, "devise": "cpu"}"#);
+    assert!(err.as_ref().unwrap_err().contains("devise"), "{err:?}");
+    // Device and precision left out are the arena's defaults.
+    let player = read(r#"{"network": {"checkpoint": "a"}, "search": {"sims": 8, "root": "puct"}}"#).unwrap();
+    assert_eq!(player, parsed("ckpt:a,sims=8"));
+}

@@ -15,6 +15,20 @@ pub struct Level {
     rank: Option<usize>,
 }
 
+/// Written as its name (`club`), as the command line takes it.
+impl serde::Serialize for Level {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Level {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Level::parse(&name).map_err(serde::de::Error::custom)
+    }
+}
+
 /// The levels, weakest first.
 pub const LEVELS: [Level; 6] = [
     level("beginner", Some(0)),
