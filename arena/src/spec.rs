@@ -208,6 +208,13 @@ enum Source {
 }
 
 impl Source {
+    const ALL: [Source; 3] = [Source::Checkpoint, Source::Bundle, Source::Uniform];
+
+    /// The source a spec's kind word names.
+    fn named(kind: &str) -> Option<Source> {
+        Source::ALL.into_iter().find(|source| source.kind() == kind)
+    }
+
     fn kind(self) -> &'static str {
         match self {
             Source::Checkpoint => "ckpt",
@@ -534,8 +541,9 @@ impl PlayerSpec {
             return Err(SpecError::Empty);
         }
         let (kind, parts) = SpecParts::split(spec);
-        let kind = match kind {
-            "random" | "greedy" => {
+        let kind = match (kind, Source::named(kind)) {
+            (_, Some(source)) => parts.network(source)?,
+            ("random" | "greedy", _) => {
                 parts.no_bare_parts()?;
                 let name = if kind == "random" { "random" } else { "greedy" };
                 if let Some((key, _)) = parts.pairs.first() {
@@ -547,13 +555,10 @@ impl PlayerSpec {
                     PlayerKind::Greedy
                 }
             }
-            "alphabeta" | "ab" => parts.alphabeta()?,
-            "mcts" | "uct" => parts.mcts()?,
-            "ckpt" => parts.network(Source::Checkpoint)?,
-            "bundle" => parts.network(Source::Bundle)?,
-            "uniform" => parts.network(Source::Uniform)?,
-            "tablebase" => parts.tablebase()?,
-            other => {
+            ("alphabeta" | "ab", _) => parts.alphabeta()?,
+            ("mcts" | "uct", _) => parts.mcts()?,
+            ("tablebase", _) => parts.tablebase()?,
+            (other, None) => {
                 return Err(SpecError::UnknownKind {
                     spec: spec.to_string(),
                     kind: other.to_string(),
@@ -627,11 +632,11 @@ impl PlayerSpec {
 /// network's own search (a bundle's, else the default) where a search runs at all (a raw policy uses none).
 fn network_spec(player: &NetworkPlayer) -> String {
     let search = &player.search;
-    let (kind, mut parts) = match &player.network {
-        Network::Checkpoint(path) => ("ckpt", vec![path_part(path)]),
-        Network::Bundle { dir, .. } => ("bundle", vec![path_part(dir)]),
-        Network::Uniform => ("uniform", vec![]),
-        Network::Given(name) => ("ckpt", vec![format!("path={name}")]),
+    let (source, mut parts) = match &player.network {
+        Network::Checkpoint(path) => (Source::Checkpoint, vec![path_part(path)]),
+        Network::Bundle { dir, .. } => (Source::Bundle, vec![path_part(dir)]),
+        Network::Uniform => (Source::Uniform, vec![]),
+        Network::Given(name) => (Source::Checkpoint, vec![format!("path={name}")]),
     };
     parts.push(match (player.level, search.movetime_ms) {
         (Some(level), _) => format!("level={}", level.name),
@@ -651,7 +656,7 @@ fn network_spec(player: &NetworkPlayer) -> String {
             parts.push(format!("{key}={value}"));
         }
     }
-    format!("{kind}:{}", parts.join(","))
+    format!("{}:{}", source.kind(), parts.join(","))
 }
 
 impl PlayerSpec {

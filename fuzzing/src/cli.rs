@@ -46,6 +46,11 @@ fn spec(text: &str) {
         return;
     };
     within_ranges(&spec.kind, text);
+    if matches!(&spec.kind, PlayerKind::Network(player) if matches!(player.network, Network::Bundle { .. })) {
+        // A bundle opened (a real one at a path the input named): its canonical text names its directory alone,
+        // which parses back only from beside it.
+        return;
+    }
     let canonical = spec.canonical();
     let again = PlayerSpec::parse(&canonical)
         .unwrap_or_else(|e| panic!("{canonical:?}, written from {text:?}, does not parse: {e}"));
@@ -97,10 +102,10 @@ fn move_time(ms: u64) -> bool {
     (1..=u64::from(MAX_MOVE_TIME_MS)).contains(&ms)
 }
 
-/// What the canonical text of `kind` keeps: an alpha-beta limit with its default depth made explicit; a
-/// checkpoint's file (its whole path where `written`, the player parsed back, has that: a file name that a
-/// spec cannot hold alone), without the device and precision, and without the search settings where it plays
-/// the raw policy.
+/// What the canonical text of `kind` keeps: an alpha-beta limit with its default depth made explicit; a network
+/// player's network (a checkpoint by its file, or its whole path where `written`, the player parsed back, has
+/// that: a file name that a spec cannot hold alone), without the device and precision, and without the search
+/// settings where it plays the raw policy.
 fn as_written(kind: &PlayerKind, written: &PlayerKind) -> PlayerKind {
     let explicit = |limit: &SearchLimit| match (limit.depth, limit.nodes, limit.millis) {
         (None, None, None) => SearchLimit::depth(4),
@@ -112,25 +117,25 @@ fn as_written(kind: &PlayerKind, written: &PlayerKind) -> PlayerKind {
             file: file.clone(),
             placement: explicit(placement),
         },
-        PlayerKind::Network(_) => checkpoint_as_written(kind, written),
+        PlayerKind::Network(_) => network_as_written(kind, written),
         other => other.clone(),
     }
 }
 
-fn checkpoint_as_written(kind: &PlayerKind, written: &PlayerKind) -> PlayerKind {
+fn network_as_written(kind: &PlayerKind, written: &PlayerKind) -> PlayerKind {
     let (PlayerKind::Network(player), PlayerKind::Network(again)) = (kind, written) else {
         return kind.clone();
     };
-    let (Network::Checkpoint(path), Network::Checkpoint(again)) = (&player.network, &again.network) else {
-        return kind.clone();
-    };
-    let path = match path.file_name() {
-        Some(file) if again != path => PathBuf::from(file),
-        _ => path.clone(),
-    };
-    // A raw policy is written with its file, `sims=0` and its temperature: the rest is what a spec leaves out.
-    let raw_policy = !player.search.searches() && player.level.is_none();
     let mut expected = player.clone();
+    if let (Network::Checkpoint(path), Network::Checkpoint(again)) = (&player.network, &again.network) {
+        let path = match path.file_name() {
+            Some(file) if again != path => PathBuf::from(file),
+            _ => path.clone(),
+        };
+        expected.network = Network::Checkpoint(path);
+    }
+    // A raw policy is written with its network, `sims=0` and its temperature: the rest is what a spec leaves out.
+    let raw_policy = !player.search.searches() && player.level.is_none();
     if raw_policy {
         expected.search = PlaySearch {
             sims: 0,
@@ -138,8 +143,7 @@ fn checkpoint_as_written(kind: &PlayerKind, written: &PlayerKind) -> PlayerKind 
             ..PlaySearch::DEFAULT
         };
     }
-    (expected.network, expected.device, expected.precision) =
-        (Network::Checkpoint(path), DeviceChoice::Cpu, PLAY_PRECISION);
+    (expected.device, expected.precision) = (DeviceChoice::Cpu, PLAY_PRECISION);
     PlayerKind::Network(expected)
 }
 
