@@ -145,18 +145,18 @@ fn network_player<G: Registered>(
     evaluator: SharedEvaluator<G>,
     rng: crate::player::PlayerRng,
 ) -> Box<dyn Player<G>> {
-    match player.search.searches() {
-        false => Box::new(PolicyPlayer::new(name, evaluator)),
-        true => Box::new(SearchPlayer::new(
-            name,
-            evaluator,
-            player.search.config(),
-            player.search.budget(),
-            rng,
-            player.search.temperature,
-            zero_search::minimax::heuristic_judge::<G>,
-        )),
+    if !player.search.searches() {
+        return Box::new(PolicyPlayer::new(name, evaluator));
     }
+    Box::new(SearchPlayer::new(
+        name,
+        evaluator,
+        player.search.config(),
+        player.search.budget(),
+        rng,
+        player.search.temperature,
+        zero_search::minimax::heuristic_judge::<G>,
+    ))
 }
 
 /// A uniform player's evaluator for one game: random playouts from a generator of the game's own, apart from
