@@ -119,37 +119,41 @@ pub struct NetworkPlayer {
     /// spec is made ready for a game ([`PlayerSpec::for_game`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<zero_search::Level>,
-    #[serde(default = "cpu")]
+    #[serde(default = "play_device")]
     pub device: zero_model::DeviceChoice,
     /// The number format the network evaluates in (`precision=auto|f32|bf16`, default [`PLAY_PRECISION`]).
     #[serde(default = "play_precision")]
     pub precision: zero_model::Precision,
 }
 
-fn cpu() -> zero_model::DeviceChoice {
+/// The device a network player runs on unless it says otherwise.
+fn play_device() -> zero_model::DeviceChoice {
     zero_model::DeviceChoice::Cpu
 }
 
+/// [`PLAY_PRECISION`], for serde.
 fn play_precision() -> zero_model::Precision {
     PLAY_PRECISION
 }
 
-impl NetworkPlayer {
+impl Network {
     /// The search a spec's keys change: a bundle's own, else [`PlaySearch::DEFAULT`].
-    pub fn base_search(&self) -> PlaySearch {
-        match &self.network {
+    pub fn own_search(&self) -> PlaySearch {
+        match self {
             Network::Bundle { search, .. } => *search,
             _ => PLAY_SEARCH,
         }
     }
+}
 
+impl NetworkPlayer {
     /// The network at `network` searching as `search` says, on the CPU in [`PLAY_PRECISION`], at no level.
     pub fn new(network: Network, search: PlaySearch) -> NetworkPlayer {
         NetworkPlayer {
             network,
             search,
             level: None,
-            device: zero_model::DeviceChoice::Cpu,
+            device: play_device(),
             precision: PLAY_PRECISION,
         }
     }
@@ -410,13 +414,8 @@ impl<'a> SpecParts<'a> {
         Ok(PlayerKind::Mcts { simulations })
     }
 
-    /// The path of a `ckpt:` or `bundle:` spec: its first part, or `path=` (the last one given); a `uniform:`
-    /// spec has none.
-    fn network_path(&self, source: Source) -> Result<Option<PathBuf>, SpecError> {
-        if source == Source::Uniform {
-            self.no_bare_parts()?;
-            return Ok(None);
-        }
+    /// The path of a `ckpt:` or `bundle:` spec: its first part, or `path=` (the last one given).
+    fn network_path(&self, source: Source) -> Result<PathBuf, SpecError> {
         let mut path = match self.bare.as_slice() {
             [] => None,
             [first] if self.rest.trim_start().starts_with(first) => Some(PathBuf::from(first)),
@@ -431,15 +430,15 @@ impl<'a> SpecParts<'a> {
             spec: self.spec.to_string(),
             kind: source.kind(),
         };
-        path.map(Some).ok_or_else(missing)
+        path.ok_or_else(missing)
     }
 
     /// The network a spec names; a bundle is opened and verified here, for the search its manifest holds.
     fn network_of(&self, source: Source) -> Result<Network, SpecError> {
-        let path = self.network_path(source)?;
-        Ok(match (source, path) {
-            (Source::Checkpoint, Some(path)) => Network::Checkpoint(path),
-            (Source::Bundle, Some(dir)) => {
+        Ok(match source {
+            Source::Checkpoint => Network::Checkpoint(self.network_path(source)?),
+            Source::Bundle => {
+                let dir = self.network_path(source)?;
                 let bundle = zero_bundle::Bundle::open(&dir).map_err(|source| SpecError::Bundle {
                     spec: self.spec.to_string(),
                     source: Box::new(source),
@@ -449,23 +448,20 @@ impl<'a> SpecParts<'a> {
                     search: bundle.manifest.search,
                 }
             }
-            _ => Network::Uniform,
+            Source::Uniform => {
+                self.no_bare_parts()?;
+                Network::Uniform
+            }
         })
     }
 
     /// A network player: `ckpt:PATH,...`, `bundle:DIR,...` or `uniform:...`, its keys applied to the network's
     /// own search (a bundle's, else the default).
     fn network(&self, source: Source) -> Result<PlayerKind, SpecError> {
-        let mut player = NetworkPlayer::new(self.network_of(source)?, PLAY_SEARCH);
-        player.search = player.base_search();
+        let network = self.network_of(source)?;
+        let mut player = NetworkPlayer::new(network.clone(), network.own_search());
         for &(key, value) in &self.pairs {
-            match key {
-                "path" if source != Source::Uniform => {}
-                "device" | "precision" if source == Source::Uniform => {
-                    return Err(self.unknown(source.kind(), key, source.known_keys()));
-                }
-                _ => self.network_setting(&mut player, source, key, value)?,
-            }
+            self.network_setting(&mut player, source, key, value)?;
         }
         let given = |wanted: &[&str]| self.pairs.iter().any(|(key, _)| wanted.contains(key));
         if given(&["sims"]) && given(&["ms"]) {
@@ -486,7 +482,8 @@ impl<'a> SpecParts<'a> {
         Ok(PlayerKind::Network(player))
     }
 
-    /// Applies one `key=value` of a network player's spec.
+    /// Applies one `key=value` of a network player's spec (`path` was read with the network; a `uniform:` player
+    /// has no path, device or precision).
     fn network_setting(
         &self,
         player: &mut NetworkPlayer,
@@ -495,7 +492,9 @@ impl<'a> SpecParts<'a> {
         value: &str,
     ) -> Result<(), SpecError> {
         let search = &mut player.search;
+        let networked = source != Source::Uniform;
         match key {
+            "path" if networked => {}
             "cpuct" => search.c_puct = self.decimal(key, value, C_PUCT_RANGE, "a number from 0.01 to 100")?,
             "fpu" => search.fpu_reduction = self.decimal(key, value, FPU_RANGE, "a number from 0 to 4")?,
             "minimax" => search.minimax_weight = self.decimal(key, value, 0.0..=1.0, "a weight from 0 to 1")?,
@@ -505,10 +504,10 @@ impl<'a> SpecParts<'a> {
             "temp" => search.temperature = self.decimal(key, value, TEMPERATURE_RANGE, "a temperature from 0 to 10")?,
             "sims" => *search = search.on_simulations(self.simulations(key, value, 0)?),
             "ms" => search.movetime_ms = Some(self.move_time(key, value)?),
-            "device" => player.device = value.parse().map_err(|e| self.bad_value(key, value, e))?,
+            "device" if networked => player.device = value.parse().map_err(|e| self.bad_value(key, value, e))?,
             "root" => search.root = value.parse().map_err(|e| self.bad_value(key, value, e))?,
             "score" => search.score_utility = self.side_weights(key, value)?,
-            "precision" => player.precision = value.parse().map_err(|e| self.bad_value(key, value, e))?,
+            "precision" if networked => player.precision = value.parse().map_err(|e| self.bad_value(key, value, e))?,
             "batch" => search.leaf_batch = self.bounded(key, value, 1..=u64::from(MAX_LEAF_BATCH), "leaves")? as u32,
             "reuse" => {
                 search.tree_reuse = match value {
@@ -646,7 +645,7 @@ fn network_spec(player: &NetworkPlayer) -> String {
     // The settings a search uses are written only where a search runs at all (a raw policy uses none); a
     // temperature where no level sets it.
     let searches = search.searches() || player.level.is_some();
-    for (key, value) in search.changed_from(&player.base_search()) {
+    for (key, value) in search.changed_from(&player.network.own_search()) {
         let written = if key == "temp" {
             player.level.is_none()
         } else {

@@ -225,9 +225,7 @@ fn a_uniform_player_searches_without_a_network_and_replays_from_its_seed() {
     let options = MatchOptions {
         games_per_pair: 4,
         seed: 5,
-        max_plies: 2000,
-        first_opening: 0,
-        timed_games_at_once: 1,
+        ..MatchOptions::default()
     };
     let result = round_robin(&rules, &entrants, &book, &options, &|_| {}).unwrap();
     assert_eq!(result.records.len(), 4);
